@@ -1,0 +1,54 @@
+package dev.patchgrade.core.launch;
+
+/**
+ * What happened to one launched command.
+ *
+ * @param startFailure set when the command never ran; every other field is then empty
+ * @param exitCode the exit status when the child exited by itself, else {@code null}
+ * @param signal the name of the terminating signal ({@code SIGSEGV}), else {@code null}
+ * @param timedOut the launcher killed the child's process group after the timeout
+ * @param outputLimited a stream reached the output cap (the child was stopped by SIGXFSZ or its file is full)
+ * @param usage the child's own rusage, with unmeasurable figures {@code null}
+ * @param wallMicros from start to the child's exit
+ */
+public record LaunchResult(
+        StartFailure startFailure,
+        Integer exitCode,
+        String signal,
+        boolean timedOut,
+        boolean outputLimited,
+        Usage usage,
+        long wallMicros,
+        StreamDigest stdout,
+        StreamDigest stderr) {
+
+    public static LaunchResult couldNotStart(StartFailure failure) {
+        return new LaunchResult(failure, null, null, false, false, Usage.UNAVAILABLE, 0, null, null);
+    }
+
+    public boolean started() {
+        return startFailure == null;
+    }
+
+    public boolean exitedZero() {
+        return started() && !timedOut && exitCode != null && exitCode == 0;
+    }
+
+    public long wallMillis() {
+        return wallMicros / 1000;
+    }
+
+    /** Exit code, or the negated signal number convention's readable twin: the signal name. */
+    public String outcome() {
+        if (!started()) {
+            return "could not start: " + startFailure.describe();
+        }
+        if (timedOut) {
+            return "timed out";
+        }
+        if (signal != null) {
+            return "killed by " + signal;
+        }
+        return "exit " + exitCode;
+    }
+}

@@ -1,0 +1,71 @@
+package dev.patchgrade.core.launch;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.RandomAccessFile;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/** Hashes a stream in fixed-size blocks: memory use does not depend on the stream's size. */
+public final class StreamHashing {
+    public static final int DEFAULT_EXCERPT_BYTES = 4096;
+    private static final int BLOCK = 1 << 16;
+
+    private StreamHashing() {}
+
+    public static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java runtime has SHA-256", e);
+        }
+    }
+
+    public static String hex(byte[] digest) {
+        return HexFormat.of().formatHex(digest);
+    }
+
+    public static String sha256Hex(byte[] bytes) {
+        return hex(sha256().digest(bytes));
+    }
+
+    /** Digest, size, first and last {@code excerptBytes} of a file written by a child. */
+    public static StreamDigest digestFile(Path file, int excerptBytes, boolean keep) {
+        MessageDigest digest = sha256();
+        byte[] head = new byte[0];
+        long total = 0;
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] block = new byte[BLOCK];
+            int n;
+            while ((n = in.read(block)) > 0) {
+                if (head.length < excerptBytes) {
+                    int take = (int) Math.min(n, excerptBytes - head.length);
+                    byte[] grown = new byte[head.length + take];
+                    System.arraycopy(head, 0, grown, 0, head.length);
+                    System.arraycopy(block, 0, grown, head.length, take);
+                    head = grown;
+                }
+                digest.update(block, 0, n);
+                total += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the child's output " + file, e);
+        }
+        byte[] tail = new byte[0];
+        if (total > head.length) {
+            int tailLength = (int) Math.min(excerptBytes, total - head.length);
+            tail = new byte[tailLength];
+            try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
+                raf.seek(total - tailLength);
+                raf.readFully(tail);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the child's output " + file, e);
+            }
+        }
+        return new StreamDigest(hex(digest.digest()), total, head, tail, keep ? file : null);
+    }
+}

@@ -1,0 +1,44 @@
+package dev.patchgrade.core;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** The C/C++ fixture programs the build compiled into target/fixtures. */
+public final class Fixtures {
+    private Fixtures() {}
+
+    public static Path path(String name) {
+        String root = System.getProperty("patchgrade.fixtures", "target/fixtures");
+        Path binary = Path.of(root, name).toAbsolutePath();
+        if (!Files.exists(binary)) {
+            throw new IllegalStateException("fixture " + binary + " was not built; run the tests through Maven");
+        }
+        return binary;
+    }
+
+    public static String command(String name) {
+        return path(name).toString();
+    }
+
+    /** Live processes running the fixture binary (children and grandchildren keep its image). */
+    public static List<ProcessHandle> alive(String name) {
+        String binary = path(name).toString();
+        return ProcessHandle.allProcesses()
+                .filter(ProcessHandle::isAlive)
+                .filter(handle -> handle.info().command().map(binary::equals).orElse(false))
+                .collect(Collectors.toList());
+    }
+
+    /** Waits briefly for the kernel to finish reaping, then lists what is still alive. */
+    public static List<ProcessHandle> aliveAfterSettling(String name) throws InterruptedException {
+        for (int i = 0; i < 50; i++) {
+            if (alive(name).isEmpty()) {
+                return List.of();
+            }
+            Thread.sleep(20);
+        }
+        return alive(name);
+    }
+}

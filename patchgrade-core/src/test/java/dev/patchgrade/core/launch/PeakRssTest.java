@@ -1,0 +1,83 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The child's peak RSS must be its own, not the JVM's: this test holds 320 MiB of live heap while
+ * it launches, then compares with GNU time run from a shell (a small parent).
+ */
+class PeakRssTest {
+    private static final long HELD_MIB = 320;
+
+    @Test
+    void peakRssMatchesGnuTimeWhileTheJvmHoldsALargeHeap(@TempDir Path dir) throws Exception {
+        List<byte[]> ballast = new ArrayList<>();
+        for (int i = 0; i < HELD_MIB; i++) {
+            byte[] block = new byte[1 << 20];
+            for (int j = 0; j < block.length; j += 4096) {
+                block[j] = 1;
+            }
+            ballast.add(block);
+        }
+        long jvmRssKb = ProcessHandle.current().pid() > 0 ? selfRssKb() : 0;
+        assertThat(jvmRssKb).as("the JVM really holds the ballast").isGreaterThan(HELD_MIB * 1024);
+
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT)) {
+            for (String megabytes : List.of("0", "50")) {
+                List<String> command = List.of(Fixtures.command("touch_mb"), megabytes);
+                long ours = min(3, () -> launcher.launch(LaunchRequest.of(command)).usage().maxRssKb());
+                long gnu = min(3, () -> gnuTimeKb(command, dir));
+                long tolerance = Math.max(512, gnu * 5 / 100);
+                assertThat(ours).as("touch_mb %s: ours %d KB, /usr/bin/time %d KB", megabytes, ours, gnu)
+                        .isBetween(gnu - tolerance, gnu + tolerance);
+                assertThat(ours).isLessThan(jvmRssKb / 2);
+            }
+        }
+        assertThat(ballast).hasSize((int) HELD_MIB);
+    }
+
+    interface Measure {
+        long kb() throws Exception;
+    }
+
+    private static long min(int runs, Measure measure) throws Exception {
+        long best = Long.MAX_VALUE;
+        for (int i = 0; i < runs; i++) {
+            best = Math.min(best, measure.kb());
+        }
+        return best;
+    }
+
+    private static long gnuTimeKb(List<String> command, Path dir) throws IOException, InterruptedException {
+        Path report = dir.resolve("time.txt");
+        String quoted = String.join(" ", command);
+        // The shell is a small parent: GNU time's child inherits only the shell's high-water mark.
+        Process process = new ProcessBuilder("/bin/sh", "-c", "exec /usr/bin/time -f %M -o " + report + " " + quoted + " >/dev/null")
+                .redirectErrorStream(true).start();
+        process.getInputStream().readAllBytes();
+        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).isZero();
+        return Long.parseLong(Files.readString(report, StandardCharsets.US_ASCII).strip());
+    }
+
+    private static long selfRssKb() throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.patchgrade.core.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+class JUnitXmlWriterTest {
+    private static Document parse(String xml) throws Exception {
+        return DocumentBuilderFactory.newInstance().newDocumentBuilder()
+                .parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void writesCountsTimesAndFailuresThatParse() throws Exception {
+        TestSuiteReport suite = new TestSuiteReport("patchgrade.digest.default", "patchgrade.digest.default", 1.5, List.of(
+                TestCaseReport.passed("1.00", 0.01, "100\n", ""),
+                TestCaseReport.failed("1.005", 0.02, "stderr_sha256", "stderr_sha256: aaa -> bbb", "details\nmore", "101\n", "WARN: rounding\n"),
+                TestCaseReport.error("setup", "case_set_drift", "added: x", null)));
+        Document doc = parse(JUnitXmlWriter.render(suite));
+        Element root = doc.getDocumentElement();
+        assertThat(root.getAttribute("tests")).isEqualTo("3");
+        assertThat(root.getAttribute("failures")).isEqualTo("1");
+        assertThat(root.getAttribute("errors")).isEqualTo("1");
+        assertThat(root.getAttribute("time")).isEqualTo("1.500");
+        Element failure = (Element) doc.getElementsByTagName("failure").item(0);
+        assertThat(failure.getAttribute("type")).isEqualTo("stderr_sha256");
+        assertThat(failure.getAttribute("message")).isEqualTo("stderr_sha256: aaa -> bbb");
+        assertThat(failure.getTextContent()).isEqualTo("details\nmore");
+        assertThat(doc.getElementsByTagName("system-err").item(0).getTextContent()).isEqualTo("WARN: rounding\n");
+        assertThat(((Element) doc.getElementsByTagName("error").item(0)).getAttribute("type")).isEqualTo("case_set_drift");
+    }
+
+    @Test
+    void hostileOutputStillParsesAndKeepsItsText() throws Exception {
+        String hostile = "nul\u0000 esc\u001B[31mred\u001B[0m bad\uFFFE cdata]]>end";
+        TestSuiteReport suite = new TestSuiteReport("s", "c", 0, List.of(
+                TestCaseReport.failed("id]]>\u0000", 0, "stdout_sha256", hostile, hostile, hostile, hostile)));
+        Document doc = parse(JUnitXmlWriter.render(suite));
+        String out = doc.getElementsByTagName("system-out").item(0).getTextContent();
+        assertThat(out).isEqualTo("nul\uFFFD escred bad\uFFFD cdata]]>end");
+        assertThat(((Element) doc.getElementsByTagName("testcase").item(0)).getAttribute("name")).isEqualTo("id]]>\uFFFD");
+    }
+
+    @Test
+    void timesUseADotWhateverTheDefaultLocale() {
+        Locale previous = Locale.getDefault();
+        Locale.setDefault(Locale.GERMANY);
+        try {
+            String xml = JUnitXmlWriter.render(new TestSuiteReport("s", "c", 1.25, List.of(TestCaseReport.passed("a", 0.5, null, null))));
+            assertThat(xml).contains("time=\"1.250\"").contains("time=\"0.500\"").doesNotContain("1,250");
+        } finally {
+            Locale.setDefault(previous);
+        }
+    }
+
+    @Test
+    void anEmptySuiteStillHasOneTestCase() throws Exception {
+        Document doc = parse(JUnitXmlWriter.render(new TestSuiteReport("s", "c", 0, List.of())));
+        assertThat(doc.getElementsByTagName("testcase").getLength()).isEqualTo(1);
+        assertThat(doc.getElementsByTagName("skipped").getLength()).isEqualTo(1);
+    }
+
+    @Test
+    void capsLongStreams() throws Exception {
+        String big = "x".repeat(100_000);
+        Document doc = parse(JUnitXmlWriter.render(new TestSuiteReport("s", "c", 0, List.of(TestCaseReport.passed("a", 0, big, null)))));
+        String out = doc.getElementsByTagName("system-out").item(0).getTextContent();
+        assertThat(out.length()).isLessThan(JUnitXmlWriter.MAX_STREAM_CHARS + 200);
+        assertThat(out).contains("characters cut");
+    }
+
+    @Test
+    void replacesTheFileAtomically(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("reports/TEST-x.xml");
+        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(TestCaseReport.passed("a", 0, null, null))), file);
+        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(TestCaseReport.passed("b", 0, null, null))), file);
+        assertThat(Files.readString(file)).contains("name=\"b\"").doesNotContain("name=\"a\"");
+        assertThat(dir.resolve("reports").toFile().list()).containsExactly("TEST-x.xml");
+    }
+}
