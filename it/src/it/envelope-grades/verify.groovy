@@ -1,0 +1,53 @@
+import groovy.json.JsonSlurper
+import groovy.xml.XmlSlurper
+
+def reports = new File(basedir, 'target/patchgrade-reports')
+def json = { id -> new JsonSlurper().parse(new File(reports, "patchgrade.envelope.${id}.json")) }
+def xml = { id -> new XmlSlurper().parse(new File(reports, "TEST-patchgrade.envelope.${id}.xml")) }
+def log = new File(basedir, 'build.log').text
+
+def envelope = new JsonSlurper().parse(new File(basedir, 'src/test/patchgrade/envelope.json'))
+assert envelope.cmd == ['target/bin/score_lookup', 'scan'] : 'written relative to the project'
+assert envelope.timeout_s == 5
+assert envelope.max_rss_kb == Math.ceil(envelope.measured.max_rss_kb * 1.3) + 1024
+assert envelope.max_user_us == Math.ceil(envelope.measured.user_us * 1.5) + 50000
+assert envelope.host.class && envelope.host.cores > 0
+assert envelope.toolchain.startsWith('g++')
+assert envelope.slack.rss_percent == 30 && envelope.slack.cpu_us == 50000
+
+def scan = json('scan')
+assert scan.verdict == 'accept' : scan
+assert scan.reasons == []
+assert scan.runs.size() == 3
+assert scan.measured.max_rss_kb == scan.runs*.max_rss_kb.min()
+assert scan.measured.max_rss_kb < 10000 : 'the helper measures the child, not the Maven JVM'
+
+def cache = json('cache')
+assert cache.verdict == 'reject'
+assert cache.reasons[0] == 'rss' : cache.reasons
+assert !cache.reasons.contains('stdout') : 'the cache patch prints the same total'
+assert cache.measured.max_rss_kb > envelope.max_rss_kb
+def cacheFailure = xml('cache').testcase.failure
+assert cacheFailure.@type == 'rss'
+assert cacheFailure.@message.text() =~ /rss: [0-9,]+ KB > [0-9,]+ KB \(\+\d+%\)/
+assert cacheFailure.text().contains('record-envelope -Dpatchgrade.force=true')
+
+def heavy = json('heavy')
+assert heavy.reasons == ['user_cpu'] : heavy.reasons
+assert xml('heavy').testcase.failure.@message.text().startsWith('user_cpu: ')
+
+def crash = json('crash')
+assert crash.reasons[0] == 'signal_SIGSEGV' : crash.reasons
+assert crash.measured.signal == 'SIGSEGV'
+
+def hang = json('hang')
+assert hang.reasons[0] == 'timeout'
+assert hang.measured.timed_out == true
+assert hang.measured.wall_ms < 3000 : "killed within the ceiling's time, took ${hang.measured.wall_ms} ms"
+
+def seed = json('seed-format')
+assert seed.verdict == 'accept' : seed
+assert log.contains('seed-envelope.json records no host class')
+
+assert log.contains('verdict: REJECT (rss')
+assert log.contains('BUILD SUCCESS')

@@ -1,0 +1,312 @@
+package dev.patchgrade.core.envelope;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.OracleGuard;
+import dev.patchgrade.core.grade.Reports;
+import dev.patchgrade.core.host.HostInfo;
+import dev.patchgrade.core.host.Toolchain;
+import dev.patchgrade.core.launch.ChildEnvironment;
+import dev.patchgrade.core.launch.LaunchRequest;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.launch.StreamHashing;
+import dev.patchgrade.core.report.AtomicFiles;
+import dev.patchgrade.core.report.ConsoleTable;
+import dev.patchgrade.core.report.JsonReports;
+import dev.patchgrade.core.report.TestCaseReport;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The {@code record-envelope} and {@code envelope} goals, without Maven. */
+public final class EnvelopeGoal {
+    private EnvelopeGoal() {}
+
+    public record RecordOptions(GoalSettings settings, Path envelope, List<String> command, int timeoutSeconds,
+            Slack slack, boolean force, String compiler, int runs, String hostClass) {}
+
+    public record GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
+            int runs, HostCheck hostCheck, String hostClass, String compiler) {}
+
+    public static EnvelopeRecording record(RecordOptions options, GradeLog log) {
+        Path file = options.envelope();
+        if (Files.exists(file) && !options.force()) {
+            throw new PatchgradeException("refused_overwrite", file + " exists and record-envelope does not overwrite it. If the new "
+                    + "baseline is intended, re-run with -Dpatchgrade.force=true (or <force>true</force>) and commit the envelope in the same "
+                    + "commit as the patch that changed the cost");
+        }
+        if (options.command() == null || options.command().isEmpty()) {
+            throw new PatchgradeException("bad_parameter", "record-envelope needs <command>: the known-good binary and its arguments");
+        }
+        if (options.timeoutSeconds() <= 0 || options.runs() < 1) {
+            throw new PatchgradeException("bad_parameter", "<timeout> must be positive and <runs> at least 1 (found "
+                    + options.timeoutSeconds() + " and " + options.runs() + ")");
+        }
+        String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
+        HostInfo host = HostInfo.detect(options.hostClass());
+        List<EnvelopeRun> runs = new ArrayList<>();
+        try (Launcher launcher = Launchers.open(log)) {
+            LaunchRequest request = request(options.settings(), options.command(), options.timeoutSeconds());
+            for (int i = 0; i < options.runs(); i++) {
+                runs.add(EnvelopeRun.of(mustStart(launcher.launch(request), options.command())));
+            }
+        }
+        EnvelopeRecording recording = EnvelopeRecording.of(portable(options.command(), options.settings().workingDirectory()),
+                options.timeoutSeconds(), runs, options.slack(), host, toolchain);
+        ObjectNode json = EnvelopeFile.recorded(recording);
+        try {
+            AtomicFiles.write(file, (JsonReports.MAPPER.writeValueAsString(json) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new PatchgradeException("write_failed", "cannot write the envelope " + file + ": " + e.getMessage(), e);
+        }
+        ConsoleTable table = new ConsoleTable("figure", "measured", "ceiling", "slack");
+        table.row("peak RSS", kb(recording.worst().get(Ceiling.RSS)), kb(recording.ceilings().get(Ceiling.RSS)),
+                "+" + options.slack().rssPercent() + "% +" + options.slack().rssKb() + " KB");
+        table.row("user CPU", micros(recording.worst().get(Ceiling.USER_CPU)), micros(recording.ceilings().get(Ceiling.USER_CPU)),
+                "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
+        log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", options.command()) + " on " + host.className() + ":");
+        table.lines().forEach(log::info);
+        return recording;
+    }
+
+    public static GoalResult grade(GradeOptions options, GradeLog log) {
+        GoalSettings settings = options.settings();
+        long started = System.nanoTime();
+        String caseName = options.command() == null || options.command().isEmpty() ? "envelope" : display(options.command());
+        try {
+            OracleGuard guard = OracleGuard.snapshot(List.of(options.envelope()));
+            Envelope envelope = EnvelopeFile.read(options.envelope());
+            List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
+            if (command.isEmpty()) {
+                throw new PatchgradeException("bad_parameter", "no command to grade: set <command> in the POM or \"cmd\" in " + options.envelope());
+            }
+            caseName = display(command);
+            if (options.runs() < 1) {
+                throw new PatchgradeException("bad_parameter", "<runs> must be at least 1 (found " + options.runs() + ")");
+            }
+            String expectedSha = null;
+            if (options.expectStdout() != null) {
+                if (!Files.isRegularFile(options.expectStdout())) {
+                    throw new PatchgradeException("missing_expected_stdout", options.expectStdout() + ": no such file; fix <expectStdout> or record the known-good stdout there");
+                }
+                expectedSha = StreamHashing.sha256Hex(Files.readAllBytes(options.expectStdout()));
+            }
+            List<String> differences = hostDifferences(options, envelope, log);
+            List<EnvelopeRun> runs = new ArrayList<>();
+            try (Launcher launcher = Launchers.open(log)) {
+                LaunchRequest request = request(settings, command, envelope.timeoutSeconds())
+                        .keepingOutputAs(settings.streamsDirectory().resolve("run"));
+                for (int i = 0; i < options.runs(); i++) {
+                    // One child at a time: a quiet machine is part of the measurement.
+                    runs.add(EnvelopeRun.of(mustStart(launcher.launch(request), command)));
+                }
+            }
+            guard.verifyUnchanged();
+            EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences);
+            double seconds = (System.nanoTime() - started) / 1e9;
+            writeReports(settings, caseName, command, envelope, verdict, seconds);
+            printTable(log, caseName, envelope, verdict);
+            List<String> failures = verdict.accepted() ? List.of()
+                    : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + failureMessage(verdict, envelope)
+                            + ". If the cost increase is intended, re-record with `mvn patchgrade:record-envelope -Dpatchgrade.force=true`"
+                            + " and commit the envelope with the patch");
+            return new GoalResult(failures, null, verdict.verdict());
+        } catch (PatchgradeException e) {
+            Reports.writeError(settings, caseName, e, Map.of("mode", "grade", "verdict", "error"));
+            return GoalResult.error(e);
+        } catch (IOException e) {
+            PatchgradeException error = new PatchgradeException("io_error", e.getMessage(), e);
+            Reports.writeError(settings, caseName, error, Map.of("mode", "grade", "verdict", "error"));
+            return GoalResult.error(error);
+        }
+    }
+
+    private static List<String> hostDifferences(GradeOptions options, Envelope envelope, GradeLog log) {
+        if (options.hostCheck() == HostCheck.IGNORE) {
+            return List.of();
+        }
+        if (envelope.host() == null) {
+            log.warn(options.envelope() + " records no host class, so patchgrade cannot tell whether its ceilings were measured on a machine"
+                    + " like this one; re-record it with `mvn patchgrade:record-envelope -Dpatchgrade.force=true` to add one");
+        }
+        String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
+        List<String> differences = HostCheck.differences(envelope, HostInfo.detect(options.hostClass()), toolchain);
+        if (!differences.isEmpty() && options.hostCheck() == HostCheck.WARN) {
+            differences.forEach(d -> log.warn("host mismatch, " + d + "; the ceilings may not fit this machine (hostCheck=warn)"));
+            return List.of();
+        }
+        return differences;
+    }
+
+    private static LaunchResult mustStart(LaunchResult result, List<String> command) {
+        if (!result.started()) {
+            throw new PatchgradeException("could_not_start", result.startFailure().describe()
+                    + ". Check <command> (" + String.join(" ", command) + "): build the binary before this goal runs, or fix the path");
+        }
+        return result;
+    }
+
+    /** The command as committed: an executable inside the project is written relative to it, so the file works in any checkout. */
+    static List<String> portable(List<String> command, Path workingDirectory) {
+        Path executable = Path.of(command.get(0));
+        if (workingDirectory == null || !executable.isAbsolute()) {
+            return command;
+        }
+        Path base = workingDirectory.toAbsolutePath().normalize();
+        Path normalized = executable.normalize();
+        if (!normalized.startsWith(base)) {
+            return command;
+        }
+        List<String> portable = new ArrayList<>(command);
+        portable.set(0, base.relativize(normalized).toString());
+        return portable;
+    }
+
+    static LaunchRequest request(GoalSettings settings, List<String> command, double timeoutSeconds) {
+        return LaunchRequest.of(command)
+                .withWorkingDirectory(settings.workingDirectory())
+                .withEnvironment(ChildEnvironment.pinned(settings.environment()))
+                .withTimeout(Duration.ofMillis(Math.round(timeoutSeconds * 1000)));
+    }
+
+    static String display(List<String> command) {
+        List<String> shown = new ArrayList<>(command);
+        shown.set(0, Path.of(command.get(0)).getFileName().toString());
+        return String.join(" ", shown);
+    }
+
+    static String failureMessage(EnvelopeVerdict verdict, Envelope envelope) {
+        List<String> parts = new ArrayList<>();
+        for (String reason : verdict.reasons()) {
+            String detail = switch (reason) {
+                case "timeout" -> String.format(Locale.ROOT, "timeout: no exit within %s s", trim(envelope.timeoutSeconds()));
+                case "stdout" -> "stdout: differs from the expected output";
+                case "output_limit" -> "output_limit: a stream reached the output cap";
+                case "host_mismatch" -> "host_mismatch: " + String.join("; ", verdict.hostDifferences());
+                default -> verdict.breaches().stream().filter(b -> b.ceiling().reason().equals(reason))
+                        .map(EnvelopeVerdict.Breach::describe).findFirst().orElse(reason);
+            };
+            parts.add(detail);
+        }
+        return String.join("; ", parts);
+    }
+
+    private static String trim(double seconds) {
+        return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
+    }
+
+    private static void writeReports(GoalSettings settings, String caseName, List<String> command, Envelope envelope,
+            EnvelopeVerdict verdict, double seconds) {
+        EnvelopeRun first = verdict.runs().get(0);
+        String details = detailText(verdict, envelope, settings);
+        TestCaseReport test = verdict.accepted()
+                ? TestCaseReport.passed(caseName, seconds, first.stdoutExcerpt(), first.stderrExcerpt())
+                : TestCaseReport.failed(caseName, seconds, verdict.reasons().get(0), failureMessage(verdict, envelope), details,
+                        first.stdoutExcerpt(), first.stderrExcerpt());
+        Reports.writeSuite(settings, List.of(test), seconds);
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("mode", "grade");
+        json.put("verdict", verdict.verdict());
+        json.put("reasons", verdict.reasons());
+        json.put("command", command);
+        json.put("measured", measured(verdict));
+        Map<String, Long> ceilings = new LinkedHashMap<>();
+        envelope.ceilings().entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .forEach(e -> ceilings.put(e.getKey().key(), e.getValue()));
+        json.put("ceilings", ceilings);
+        json.put("timeout_s", envelope.timeoutSeconds());
+        json.put("runs", verdict.runs().stream().map(EnvelopeGoal::runJson).toList());
+        if (!verdict.hostDifferences().isEmpty()) {
+            json.put("host_differences", verdict.hostDifferences());
+        }
+        json.put("envelope", envelope.file().toString());
+        JsonReports.write(json, settings.jsonReport());
+    }
+
+    private static Map<String, Object> measured(EnvelopeVerdict verdict) {
+        EnvelopeRun first = verdict.runs().get(0);
+        Map<String, Object> measured = new LinkedHashMap<>();
+        measured.put("returncode", first.timedOut() ? null : first.exitCode());
+        measured.put("signal", first.signal());
+        measured.put("timed_out", verdict.runs().stream().anyMatch(EnvelopeRun::timedOut));
+        for (Ceiling ceiling : Ceiling.values()) {
+            Long value = verdict.graded().get(ceiling);
+            if (value == null) {
+                value = verdict.runs().stream().map(ceiling::figure).filter(java.util.Objects::nonNull).min(Long::compare).orElse(null);
+            }
+            measured.put(ceiling.measuredKey(), value);
+        }
+        return measured;
+    }
+
+    private static Map<String, Object> runJson(EnvelopeRun run) {
+        Map<String, Object> one = new LinkedHashMap<>();
+        one.put("returncode", run.timedOut() ? null : run.exitCode());
+        one.put("signal", run.signal());
+        one.put("timed_out", run.timedOut());
+        one.put("output_limit", run.outputLimited());
+        for (Ceiling ceiling : Ceiling.values()) {
+            one.put(ceiling.measuredKey(), ceiling.figure(run));
+        }
+        one.put("stdout_sha256", run.stdoutSha256());
+        return one;
+    }
+
+    private static String detailText(EnvelopeVerdict verdict, Envelope envelope, GoalSettings settings) {
+        StringBuilder text = new StringBuilder();
+        text.append("reasons: ").append(String.join(", ", verdict.reasons())).append('\n');
+        for (EnvelopeVerdict.Breach breach : verdict.breaches()) {
+            text.append("  ").append(breach.describe()).append('\n');
+        }
+        for (Map.Entry<Ceiling, Long> entry : verdict.graded().entrySet()) {
+            text.append(String.format(Locale.ROOT, "%s: measured %,d, ceiling %,d%n", entry.getKey().key(), entry.getValue(),
+                    envelope.ceilings().get(entry.getKey())));
+        }
+        text.append("runs: ").append(verdict.runs().size()).append(" (each figure graded is the minimum over the runs)\n");
+        text.append("full output of the last run: ").append(settings.streamsDirectory().resolve("run.stdout")).append(" and .stderr\n");
+        text.append("if the cost increase is intended: mvn patchgrade:record-envelope -Dpatchgrade.force=true, and commit ")
+                .append(envelope.file().getFileName()).append(" with the patch\n");
+        return text.toString();
+    }
+
+    private static void printTable(GradeLog log, String caseName, Envelope envelope, EnvelopeVerdict verdict) {
+        ConsoleTable table = new ConsoleTable("figure", "measured", "ceiling", "headroom", "");
+        for (Map.Entry<Ceiling, Long> entry : verdict.graded().entrySet()) {
+            Ceiling ceiling = entry.getKey();
+            long measured = entry.getValue();
+            long limit = envelope.ceilings().get(ceiling);
+            String headroom = limit == 0 ? "-" : String.format(Locale.ROOT, "%+.0f%%", (limit - measured) * 100.0 / limit);
+            boolean broken = verdict.breaches().stream().anyMatch(b -> b.ceiling() == ceiling);
+            table.row(ceiling.label(), amount(measured, ceiling), amount(limit, ceiling), headroom, broken ? "BROKEN" : "ok");
+        }
+        EnvelopeRun first = verdict.runs().get(0);
+        table.row("exit", first.timedOut() ? "timeout" : first.signal() != null ? first.signal() : String.valueOf(first.exitCode()), "0", "",
+                first.clean() ? "ok" : "BROKEN");
+        log.info("envelope " + caseName + " against " + envelope.file().getFileName() + ":");
+        table.lines().forEach(log::info);
+        log.info("verdict: " + verdict.verdict().toUpperCase(Locale.ROOT) + (verdict.accepted() ? "" : " (" + String.join(", ", verdict.reasons()) + ")"));
+    }
+
+    private static String amount(long value, Ceiling ceiling) {
+        return String.format(Locale.ROOT, "%,d%s", value, ceiling.unit().isEmpty() ? "" : " " + ceiling.unit());
+    }
+
+    private static String kb(long value) {
+        return String.format(Locale.ROOT, "%,d KB", value);
+    }
+
+    private static String micros(long value) {
+        return String.format(Locale.ROOT, "%,d us", value);
+    }
+}

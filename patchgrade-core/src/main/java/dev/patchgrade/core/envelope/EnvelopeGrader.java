@@ -1,0 +1,75 @@
+package dev.patchgrade.core.envelope;
+
+import dev.patchgrade.core.PatchgradeException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Grades runs of one command against an envelope. Failures of any run (timeout, exit, signal,
+ * stdout, output cap) reject; each resource figure graded is its minimum over the runs, so one
+ * noisy run on a busy agent does not cry wolf.
+ */
+public final class EnvelopeGrader {
+    private EnvelopeGrader() {}
+
+    /**
+     * @param expectedStdoutSha256 the SHA-256 the stdout must have, or {@code null} to not compare
+     * @param hostDifferences differences that count as {@code host_mismatch} (empty when the check passed or is off)
+     */
+    public static EnvelopeVerdict grade(Envelope envelope, List<EnvelopeRun> runs, String expectedStdoutSha256,
+            List<String> hostDifferences) {
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("grading needs at least one run");
+        }
+        Set<String> reasons = new LinkedHashSet<>();
+        boolean anyTimeout = runs.stream().anyMatch(EnvelopeRun::timedOut);
+        if (anyTimeout) {
+            reasons.add("timeout");
+        }
+        for (EnvelopeRun run : runs) {
+            if (!run.timedOut() && run.exitCode() != null && run.exitCode() != 0) {
+                reasons.add("exit_" + run.exitCode());
+            }
+        }
+        for (EnvelopeRun run : runs) {
+            if (!run.timedOut() && run.signal() != null && !"SIGXFSZ".equals(run.signal())) {
+                reasons.add("signal_" + run.signal());
+            }
+        }
+        Map<Ceiling, Long> graded = new EnumMap<>(Ceiling.class);
+        List<EnvelopeVerdict.Breach> breaches = new ArrayList<>();
+        for (Map.Entry<Ceiling, Long> entry : new EnumMap<>(envelope.ceilings()).entrySet()) {
+            Ceiling ceiling = entry.getKey();
+            Long minimum = null;
+            for (EnvelopeRun run : runs) {
+                Long value = ceiling.figure(run);
+                if (value == null) {
+                    throw new PatchgradeException("unmeasurable_ceiling", envelope.file() + ": key \"" + ceiling.key() + "\" sets a ceiling on "
+                            + ceiling.label() + ", which cannot be measured on this machine (the launch helper is unavailable: install a C "
+                            + "compiler such as cc). Grading it would be a guess, so nothing was graded");
+                }
+                minimum = minimum == null ? value : Math.min(minimum, value);
+            }
+            graded.put(ceiling, minimum);
+            // A timed-out run's figures are cut short; the timeout already rejects it.
+            if (!anyTimeout && minimum > entry.getValue()) {
+                breaches.add(new EnvelopeVerdict.Breach(ceiling, minimum, entry.getValue()));
+                reasons.add(ceiling.reason());
+            }
+        }
+        if (expectedStdoutSha256 != null && runs.stream().anyMatch(run -> !run.timedOut() && !expectedStdoutSha256.equals(run.stdoutSha256()))) {
+            reasons.add("stdout");
+        }
+        if (runs.stream().anyMatch(EnvelopeRun::outputLimited)) {
+            reasons.add("output_limit");
+        }
+        if (!hostDifferences.isEmpty()) {
+            reasons.add("host_mismatch");
+        }
+        return new EnvelopeVerdict(List.copyOf(reasons), List.copyOf(breaches), graded, List.copyOf(runs), List.copyOf(hostDifferences));
+    }
+}

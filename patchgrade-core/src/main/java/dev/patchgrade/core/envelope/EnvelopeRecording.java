@@ -1,0 +1,68 @@
+package dev.patchgrade.core.envelope;
+
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.host.HostInfo;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A baseline measurement turned into ceilings. With several runs the worst figure of each is kept,
+ * so the recorded headroom covers the noise the baseline itself showed.
+ */
+public record EnvelopeRecording(
+        List<String> cmd, double timeoutSeconds, Map<Ceiling, Long> ceilings, Map<Ceiling, Long> worst,
+        List<EnvelopeRun> runs, Slack slack, HostInfo host, String toolchain, String notes) {
+
+    public static EnvelopeRecording of(List<String> cmd, double timeoutSeconds, List<EnvelopeRun> runs, Slack slack,
+            HostInfo host, String toolchain) {
+        if (runs.isEmpty()) {
+            throw new IllegalArgumentException("a recording needs at least one run");
+        }
+        for (int i = 0; i < runs.size(); i++) {
+            EnvelopeRun run = runs.get(i);
+            if (!run.clean()) {
+                throw new PatchgradeException("baseline_failed", "the known-good command " + String.join(" ", cmd)
+                        + " did not finish cleanly in run " + (i + 1) + " (" + describe(run) + "); an envelope is recorded only from a run "
+                        + "that exits 0 within the timeout. Fix the command or raise <timeout>");
+            }
+            if (run.maxRssKb() == null || run.userMicros() == null) {
+                throw new PatchgradeException("unmeasurable_ceiling", "peak RSS and user CPU cannot be measured on this machine"
+                        + " (the launch helper is unavailable), so no envelope can be recorded; install a C compiler (cc) and retry");
+            }
+        }
+        Map<Ceiling, Long> worst = new EnumMap<>(Ceiling.class);
+        for (Ceiling ceiling : Ceiling.values()) {
+            Long max = null;
+            for (EnvelopeRun run : runs) {
+                Long value = ceiling.figure(run);
+                if (value != null) {
+                    max = max == null ? value : Math.max(max, value);
+                }
+            }
+            if (max != null) {
+                worst.put(ceiling, max);
+            }
+        }
+        Map<Ceiling, Long> ceilings = new EnumMap<>(Ceiling.class);
+        ceilings.put(Ceiling.RSS, slack.rssCeiling(worst.get(Ceiling.RSS)));
+        ceilings.put(Ceiling.USER_CPU, slack.userCpuCeiling(worst.get(Ceiling.USER_CPU)));
+        String notes = "ceilings = worst of " + runs.size() + " baseline run" + (runs.size() == 1 ? "" : "s")
+                + " plus the slack below; recorded by patchgrade on " + host.className()
+                + ". Re-record when the host class, the compiler or the fixture changes.";
+        return new EnvelopeRecording(List.copyOf(cmd), timeoutSeconds, ceilings, worst, List.copyOf(runs), slack, host, toolchain, notes);
+    }
+
+    static String describe(EnvelopeRun run) {
+        if (run.timedOut()) {
+            return "timed out";
+        }
+        if (run.outputLimited()) {
+            return "output over the cap";
+        }
+        if (run.signal() != null) {
+            return "killed by " + run.signal();
+        }
+        return "exit " + run.exitCode();
+    }
+}

@@ -1,0 +1,91 @@
+package dev.patchgrade.core.grade;
+
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.launch.StreamHashing;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * Fingerprints the oracle files (envelope, cases, gold directory, sidecar) before a grading run and
+ * checks them after it: a candidate that rewrites an oracle while it runs must not grade itself green.
+ */
+public final class OracleGuard {
+    private final Map<Path, String> before = new LinkedHashMap<>();
+
+    private OracleGuard() {}
+
+    public static OracleGuard snapshot(List<Path> oracles) {
+        OracleGuard guard = new OracleGuard();
+        for (Path oracle : oracles) {
+            if (oracle != null) {
+                guard.before.put(oracle, fingerprint(oracle));
+            }
+        }
+        return guard;
+    }
+
+    /** Throws {@code oracle_tampered} naming every oracle that changed. */
+    public void verifyUnchanged() {
+        StringBuilder changed = new StringBuilder();
+        before.forEach((path, fingerprint) -> {
+            String now = fingerprint(path);
+            if (!now.equals(fingerprint)) {
+                changed.append(changed.length() == 0 ? "" : "; ").append(path)
+                        .append(" (sha256 ").append(shortHash(fingerprint)).append(" before, ").append(shortHash(now)).append(" after)");
+            }
+        });
+        if (changed.length() > 0) {
+            throw new PatchgradeException("oracle_tampered", "oracle file changed while the goal ran: " + changed
+                    + ". Grading goals never write oracle files, so something the grade launched did: restore the file from version control"
+                    + " (git checkout -- <file>) and treat the candidate as hostile; no verdict from this run counts.");
+        }
+    }
+
+    private static String shortHash(String hash) {
+        return hash.length() > 12 ? hash.substring(0, 12) : hash;
+    }
+
+    static String fingerprint(Path oracle) {
+        try {
+            if (!Files.exists(oracle)) {
+                return "absent";
+            }
+            MessageDigest digest = StreamHashing.sha256();
+            if (Files.isDirectory(oracle)) {
+                try (Stream<Path> files = Files.walk(oracle)) {
+                    for (Path file : files.sorted().toList()) {
+                        digest.update(oracle.relativize(file).toString().getBytes(StandardCharsets.UTF_8));
+                        digest.update((byte) 0);
+                        if (Files.isRegularFile(file)) {
+                            update(digest, file);
+                        }
+                    }
+                }
+            } else {
+                update(digest, oracle);
+            }
+            return StreamHashing.hex(digest.digest());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read oracle " + oracle, e);
+        }
+    }
+
+    private static void update(MessageDigest digest, Path file) throws IOException {
+        byte[] block = new byte[1 << 16];
+        try (InputStream in = Files.newInputStream(file)) {
+            int n;
+            while ((n = in.read(block)) > 0) {
+                digest.update(block, 0, n);
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+package dev.patchgrade.core.grade;
+
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.report.JUnitXmlWriter;
+import dev.patchgrade.core.report.JsonReports;
+import dev.patchgrade.core.report.TestCaseReport;
+import dev.patchgrade.core.report.TestSuiteReport;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Writes a goal execution's JUnit XML and JSON reports under the names the contract fixes. */
+public final class Reports {
+    private Reports() {}
+
+    public static void writeSuite(GoalSettings settings, List<TestCaseReport> cases, double seconds) {
+        writeSuite(settings, settings.qualifiedName(), cases, seconds);
+    }
+
+    public static void writeSuite(GoalSettings settings, String suiteName, List<TestCaseReport> cases, double seconds) {
+        JUnitXmlWriter.write(new TestSuiteReport(suiteName, settings.qualifiedName(), seconds, cases), settings.xmlReport());
+    }
+
+    /** A setup error still leaves both reports, so Jenkins shows it. */
+    public static void writeError(GoalSettings settings, String caseName, PatchgradeException error, Map<String, Object> jsonHead) {
+        writeSuite(settings, List.of(TestCaseReport.error(caseName, error.errorName(), error.getMessage(), error.getMessage())), 0);
+        Map<String, Object> json = new LinkedHashMap<>(jsonHead);
+        json.put("error", Map.of("type", error.errorName(), "message", error.getMessage()));
+        JsonReports.write(json, settings.jsonReport());
+    }
+}
