@@ -13,24 +13,6 @@ public abstract class AbstractGradingMojo extends AbstractPatchgradeMojo {
     private boolean testFailureIgnore;
 
     protected void conclude(GoalResult result) throws MojoExecutionException, MojoFailureException {
-        String reports = "see " + settings().xmlReport() + " and " + settings().jsonReport();
-        if (result.error() != null) {
-            throw new MojoExecutionException(result.error().errorName() + ": " + result.error().getMessage() + " (" + reports + ")",
-                    result.error());
-        }
-        if (!result.failed()) {
-            return;
-        }
-        StringBuilder message = new StringBuilder("patchgrade " + goal() + " (" + settings().executionId() + "): "
-                + result.failures().size() + " graded item(s) broke an oracle, worst: " + result.worst() + "; " + reports);
-        for (String failure : result.failures()) {
-            message.append(System.lineSeparator()).append("  ").append(failure);
-        }
-        if (testFailureIgnore) {
-            getLog().error(message.toString());
-            getLog().warn("patchgrade.testFailureIgnore=true: the build goes on despite these failures");
-            return;
-        }
-        throw new MojoFailureException(message.toString());
+        conclude(result, testFailureIgnore);
     }
 }

@@ -2,6 +2,7 @@ package dev.patchgrade.maven;
 
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import java.io.File;
 import java.nio.file.Path;
@@ -92,5 +93,28 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
                 getLog().debug(message);
             }
         };
+    }
+
+    /** Turns a grading result into the build outcome: error, failure, or a logged failure under testFailureIgnore. */
+    protected void conclude(GoalResult result, boolean testFailureIgnore) throws MojoExecutionException, MojoFailureException {
+        String reports = "see " + settings().xmlReport() + " and " + settings().jsonReport();
+        if (result.error() != null) {
+            throw new MojoExecutionException(result.error().errorName() + ": " + result.error().getMessage() + " (" + reports + ")",
+                    result.error());
+        }
+        if (!result.failed()) {
+            return;
+        }
+        StringBuilder message = new StringBuilder("patchgrade " + goal() + " (" + settings().executionId() + "): "
+                + result.failures().size() + " graded item(s) broke an oracle, worst: " + result.worst() + "; " + reports);
+        for (String failure : result.failures()) {
+            message.append(System.lineSeparator()).append("  ").append(failure);
+        }
+        if (testFailureIgnore) {
+            getLog().error(message.toString());
+            getLog().warn("patchgrade.testFailureIgnore=true: the build goes on despite these failures");
+            return;
+        }
+        throw new MojoFailureException(message.toString());
     }
 }

@@ -98,7 +98,7 @@ final class DirectLauncher implements Launcher {
         long wallMicros = (System.nanoTime() - started) / 1000;
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         // The JDK reports death by signal N as 128+N, indistinguishable from exit(128+N): keep the code.
-        return files.finish(request, timedOut ? null : process.exitValue(), overLimit ? "SIGXFSZ" : null,
+        return files.finish(request, timedOut ? null : process.exitValue(), overLimit ? "SIGXFSZ" : null, null,
                 timedOut, Usage.UNAVAILABLE, wallMicros);
     }
 

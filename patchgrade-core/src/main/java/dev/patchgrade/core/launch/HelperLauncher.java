@@ -88,6 +88,7 @@ final class HelperLauncher implements Launcher {
             return files.finish(request,
                     signaled ? null : Integer.valueOf(reply.get("code")),
                     signaled ? reply.get("signame") : null,
+                    signaled ? Integer.valueOf(reply.get("signal")) : null,
                     "1".equals(reply.get("timed_out")),
                     usage,
                     number(reply, "wall_us"));

@@ -6,6 +6,7 @@ package dev.patchgrade.core.launch;
  * @param startFailure set when the command never ran; every other field is then empty
  * @param exitCode the exit status when the child exited by itself, else {@code null}
  * @param signal the name of the terminating signal ({@code SIGSEGV}), else {@code null}
+ * @param signalNumber its number on this platform, where known
  * @param timedOut the launcher killed the child's process group after the timeout
  * @param outputLimited a stream reached the output cap (the child was stopped by SIGXFSZ or its file is full)
  * @param usage the child's own rusage, with unmeasurable figures {@code null}
@@ -15,6 +16,7 @@ public record LaunchResult(
         StartFailure startFailure,
         Integer exitCode,
         String signal,
+        Integer signalNumber,
         boolean timedOut,
         boolean outputLimited,
         Usage usage,
@@ -23,7 +25,7 @@ public record LaunchResult(
         StreamDigest stderr) {
 
     public static LaunchResult couldNotStart(StartFailure failure) {
-        return new LaunchResult(failure, null, null, false, false, Usage.UNAVAILABLE, 0, null, null);
+        return new LaunchResult(failure, null, null, null, false, false, Usage.UNAVAILABLE, 0, null, null);
     }
 
     public boolean started() {

@@ -48,7 +48,8 @@ final class RunFiles {
         return prefix.resolveSibling(prefix.getFileName() + suffix).toAbsolutePath();
     }
 
-    LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, boolean timedOut, Usage usage, long wallMicros) {
+    LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, Integer signalNumber, boolean timedOut, Usage usage,
+            long wallMicros) {
         try {
             ensureExists(stdout);
             ensureExists(stderr);
@@ -56,7 +57,7 @@ final class RunFiles {
             StreamDigest err = StreamHashing.digestFile(stderr, StreamHashing.DEFAULT_EXCERPT_BYTES, keep);
             long cap = request.outputLimitBytes();
             boolean limited = "SIGXFSZ".equals(signal) || out.bytes() >= cap || err.bytes() >= cap;
-            return new LaunchResult(null, exitCode, signal, timedOut, limited, usage, wallMicros, out, err);
+            return new LaunchResult(null, exitCode, signal, signalNumber, timedOut, limited, usage, wallMicros, out, err);
         } finally {
             discard();
         }

@@ -1,0 +1,53 @@
+import groovy.json.JsonSlurper
+import groovy.xml.XmlSlurper
+
+def reports = new File(basedir, 'target/patchgrade-reports')
+def json = { id -> new JsonSlurper().parse(new File(reports, "patchgrade.digest.${id}.json")) }
+def failing = { id -> json(id).cases.findAll { it.verdict == 'fail' } }
+def xmlFailures = { id -> new XmlSlurper().parse(new File(reports, "TEST-patchgrade.digest.${id}.xml")).testcase.findAll { it.failure.size() > 0 } }
+
+def gold = new File(basedir, 'src/test/patchgrade/gold-plain')
+assert gold.listFiles().size() == 6
+def oneGold = new JsonSlurper().parse(new File(gold, '1.005.json'))
+assert oneGold.case == '1.005' && oneGold.exit == 0 && oneGold.sanitizer == 'clean' && oneGold.time_bucket == 'lt_50ms'
+assert oneGold.toolchain.startsWith('g++')
+def ubsanGold = new File(basedir, 'src/test/patchgrade/gold-ubsan').listFiles().collect { new JsonSlurper().parse(it) }
+assert ubsanGold*.sanitizer.every { it == 'clean' }
+
+assert json('known-good').verdict == 'pass'
+assert json('known-good').cases.size() == 6
+
+def warn = failing('warn')
+assert warn*.case == ['1.005'] : warn
+assert warn[0].drift.size() == 1 && warn[0].drift[0].startsWith('stderr_sha256: ')
+def warnXml = xmlFailures('warn')
+assert warnXml.size() == 1 && warnXml[0].@name == '1.005' && warnXml[0].failure.@type == 'stderr_sha256'
+assert warnXml[0].'system-err'.text().contains('WARN: rounding 1.005')
+
+def ceil = failing('ceil')
+assert ceil*.case == ['1.005']
+assert ceil[0].drift.collect { it.split(':')[0] } == ['stdout_sha256']
+
+assert json('overflow-plain').verdict == 'pass' : 'the -O2 build of the overflow patch is observably unchanged'
+def overflow = failing('overflow-ubsan')
+assert overflow.size() >= 2
+overflow.each { assert it.drift[0] == 'sanitizer: clean -> ubsan' : it.drift }
+assert xmlFailures('overflow-ubsan').every { it.failure.@type == 'sanitizer' }
+
+def sleepy = failing('sleepy')
+assert sleepy*.case == ['0']
+assert sleepy[0].drift == ['time_bucket: lt_50ms -> lt_500ms']
+assert sleepy[0].time_bucket_reruns == 2
+assert xmlFailures('sleepy')[0].failure.@message.text().contains('stayed shifted over 2 reruns')
+
+def missing = failing('missing-ubsan-build')
+assert missing.size() == 6
+missing.each { assert it.drift[0] == 'sanitizer: clean -> unavailable' }
+
+def cand = new File(basedir, 'target/patchgrade/cand/warn')
+assert cand.listFiles().size() == 6
+assert new JsonSlurper().parse(new File(cand, '1.005.json')).stderr_sha256 != oneGold.stderr_sha256
+
+def log = new File(basedir, 'build.log').text
+assert log.contains('outcome: FAIL, 1 of 6 case(s) drifted')
+assert log.contains('BUILD SUCCESS')

@@ -1,0 +1,313 @@
+package dev.patchgrade.core.digest;
+
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.cases.CasesFile;
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.grade.CaseRunner;
+import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.OracleGuard;
+import dev.patchgrade.core.grade.Reports;
+import dev.patchgrade.core.host.Toolchain;
+import dev.patchgrade.core.launch.ChildEnvironment;
+import dev.patchgrade.core.launch.LaunchRequest;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.report.ConsoleTable;
+import dev.patchgrade.core.report.JsonReports;
+import dev.patchgrade.core.report.TestCaseReport;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** The {@code record-digest} and {@code digest} goals, without Maven. */
+public final class DigestGoal {
+    static final String UBSAN_OPTIONS = "print_stacktrace=1:halt_on_error=1";
+    static final String ASAN_OPTIONS = "halt_on_error=1:detect_leaks=1";
+    private static final int TABLE_ROWS = 30;
+
+    private DigestGoal() {}
+
+    public record Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
+            TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
+            boolean force) {
+        public Options {
+            normalize = normalize == null ? List.of() : List.copyOf(normalize);
+        }
+    }
+
+    /** One graded case: the candidate's tuple, the drift from gold, and how many reruns the time bucket took. */
+    record Row(Case testCase, DigestTuple gold, DigestTuple candidate, List<DigestTuple.Drift> drifts, int reruns, LaunchResult launch) {
+        boolean failed() {
+            return !drifts.isEmpty();
+        }
+    }
+
+    public static List<DigestTuple> record(Options options, GradeLog log) {
+        if (GoldStore.hasDigests(options.gold()) && !options.force()) {
+            throw new PatchgradeException("refused_overwrite", options.gold() + " already holds gold digests and record-digest does not "
+                    + "overwrite them. If the new behaviour is intended, re-run with -Dpatchgrade.force=true (or <force>true</force>); the whole "
+                    + "directory is then replaced, and should be committed with the patch that changed the behaviour");
+        }
+        validate(options);
+        List<Case> cases = CasesFile.read(options.cases(), false);
+        String toolchain = toolchain(options);
+        Normalizer normalizer = new Normalizer(options.normalize());
+        List<DigestTuple> tuples;
+        try (Launcher launcher = Launchers.open(log)) {
+            tuples = CaseRunner.runAll(cases, options.parallel(),
+                    c -> measure(launcher, options, normalizer, c, streamPrefix(options.settings(), c)).tuple(), t -> false, log);
+        }
+        for (DigestTuple tuple : tuples) {
+            if (!"clean".equals(tuple.sanitizer())) {
+                log.warn("case " + CasesFile.printable(tuple.caseId()) + " recorded with sanitizer class " + tuple.sanitizer()
+                        + ": make sure the known-good build really behaves this way");
+            }
+        }
+        GoldStore.replace(options.gold(), tuples, toolchain, options.normalize());
+        ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
+        tuples.stream().limit(TABLE_ROWS).forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
+                shortHash(t.stderrSha256()), t.sanitizer(), t.timeBucket()));
+        log.info("Recorded " + tuples.size() + " gold digests in " + options.gold() + (toolchain == null ? "" : " (toolchain: " + toolchain + ")") + ":");
+        table.lines().forEach(log::info);
+        if (tuples.size() > TABLE_ROWS) {
+            log.info("... and " + (tuples.size() - TABLE_ROWS) + " more");
+        }
+        return tuples;
+    }
+
+    public static GoalResult grade(Options options, GradeLog log) {
+        GoalSettings settings = options.settings();
+        long started = System.nanoTime();
+        try {
+            validate(options);
+            OracleGuard guard = OracleGuard.snapshot(List.of(options.cases(), options.gold()));
+            List<Case> cases = CasesFile.read(options.cases(), false);
+            GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets());
+            checkCaseSet(options, cases, gold);
+            checkToolchain(options, gold, log);
+            if (!gold.normalize().equals(options.normalize())) {
+                throw new PatchgradeException("normalize_drift", options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
+                        + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
+                        + "Use the recorded rules, or re-record with `mvn patchgrade:record-digest -Dpatchgrade.force=true`");
+            }
+            List<Case> selected = options.shard().select(cases);
+            Normalizer normalizer = new Normalizer(options.normalize());
+            List<Row> rows;
+            try (Launcher launcher = Launchers.open(log)) {
+                rows = CaseRunner.runAll(selected, options.parallel(),
+                        c -> gradeCase(launcher, options, normalizer, c, gold.tuples().get(c.id())), Row::failed, log);
+            }
+            guard.verifyUnchanged();
+            double seconds = (System.nanoTime() - started) / 1e9;
+            GoldStore.replace(candidateDirectory(settings), rows.stream().map(Row::candidate).toList(), gold.toolchain(), options.normalize());
+            writeReports(options, rows, seconds);
+            printTable(log, options, rows);
+            List<String> failures = rows.stream().filter(Row::failed)
+                    .map(r -> CasesFile.printable(r.testCase().id()) + ": " + message(r)).toList();
+            return new GoalResult(failures, null, failures.isEmpty() ? "pass" : rows.stream().filter(Row::failed)
+                    .map(r -> r.drifts().get(0).field()).findFirst().orElse("fail"));
+        } catch (PatchgradeException e) {
+            Reports.writeError(settings, suiteLabel(settings, options.shard()), e, Map.of("goal", "digest", "verdict", "error"));
+            return GoalResult.error(e);
+        }
+    }
+
+    public static Path candidateDirectory(GoalSettings settings) {
+        return settings.outputDirectory().resolve("cand").resolve(settings.executionId());
+    }
+
+    private static void validate(Options options) {
+        if (options.command() == null || options.command().isEmpty()) {
+            throw new PatchgradeException("bad_parameter", "<command> is required: the binary to run for every case, executable first");
+        }
+        if (options.timeoutSeconds() <= 0) {
+            throw new PatchgradeException("bad_parameter", "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
+        }
+        if (options.timeBucketReruns() < 0) {
+            throw new PatchgradeException("bad_parameter", "<timeBucketReruns> must not be negative (found " + options.timeBucketReruns() + ")");
+        }
+    }
+
+    private static void checkCaseSet(Options options, List<Case> cases, GoldStore.Gold gold) {
+        Set<String> ids = new LinkedHashSet<>();
+        cases.forEach(c -> ids.add(c.id()));
+        List<String> added = ids.stream().filter(id -> !gold.tuples().containsKey(id)).map(CasesFile::printable).toList();
+        List<String> removed = gold.tuples().keySet().stream().filter(id -> !ids.contains(id)).map(CasesFile::printable).toList();
+        if (!added.isEmpty() || !removed.isEmpty()) {
+            throw new PatchgradeException("case_set_drift", "the cases in " + options.cases() + " and the gold digests in " + options.gold()
+                    + " differ: added " + added + ", removed " + removed + ". Nothing was graded. If the change is intended, re-record with "
+                    + "`mvn patchgrade:record-digest -Dpatchgrade.force=true` from a known-good build and commit both");
+        }
+    }
+
+    private static void checkToolchain(Options options, GoldStore.Gold gold, GradeLog log) {
+        String current = toolchain(options);
+        if (gold.toolchain() == null) {
+            log.warn(options.gold() + " records no toolchain, so a compiler change cannot be told from a behaviour change; record with "
+                    + "<compiler> set to pin it");
+            return;
+        }
+        if (current == null) {
+            log.warn(options.gold() + " was recorded with \"" + gold.toolchain() + "\" but no <compiler> is configured here to compare with");
+            return;
+        }
+        if (!current.equals(gold.toolchain())) {
+            throw new PatchgradeException("toolchain_drift", options.gold() + " was recorded with \"" + gold.toolchain() + "\" but <compiler> "
+                    + options.compiler() + " is \"" + current + "\". A compiler change churns hashes that have nothing to do with the patch, "
+                    + "so nothing was graded: build with the recorded compiler, or re-record the gold with this one and commit it");
+        }
+    }
+
+    private static String toolchain(Options options) {
+        return options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
+    }
+
+    /** One run of one case and what it measured. */
+    record Measured(DigestTuple tuple, LaunchResult launch) {}
+
+    static Measured measure(Launcher launcher, Options options, Normalizer normalizer, Case c, Path keep) {
+        Map<String, String> env = new LinkedHashMap<>(options.settings().environment());
+        if (options.sanitizer() != Sanitizer.NONE) {
+            env.putIfAbsent("UBSAN_OPTIONS", UBSAN_OPTIONS);
+            env.putIfAbsent("ASAN_OPTIONS", ASAN_OPTIONS);
+        }
+        LaunchRequest request = LaunchRequest.of(options.command()).withArguments(c.args())
+                .withWorkingDirectory(options.settings().workingDirectory())
+                .withEnvironment(ChildEnvironment.pinned(env))
+                .withStdin(c.stdin() == null ? null : c.stdin().getBytes(StandardCharsets.UTF_8))
+                .withTimeout(Duration.ofSeconds(options.timeoutSeconds()))
+                .keepingOutputAs(keep);
+        LaunchResult result = launcher.launch(request);
+        if (!result.started()) {
+            if (options.sanitizer() == Sanitizer.NONE) {
+                throw new PatchgradeException("could_not_start", result.startFailure().describe() + ". Check <command> ("
+                        + String.join(" ", options.command()) + "): build the binary before this goal runs, or fix the path");
+            }
+            // A sanitizer build that is missing or cannot run proves nothing, and must never look clean.
+            return new Measured(new DigestTuple(c.id(), null, null, null, SanitizerClass.UNAVAILABLE.wireName(), options.buckets().bucket(0)), result);
+        }
+        if (result.timedOut()) {
+            return new Measured(new DigestTuple(c.id(), null, null, null, SanitizerClass.TIMEOUT.wireName(), options.buckets().last()), result);
+        }
+        SanitizerClass.Markers markers = options.sanitizer() == Sanitizer.NONE ? SanitizerClass.Markers.NONE
+                : SanitizerClass.Markers.scan(result.stderr().file());
+        Integer exit = result.exitCode() != null ? result.exitCode() : result.signalNumber() != null ? -result.signalNumber() : null;
+        String stdoutSha = normalizer.active() ? normalizer.sha256(result.stdout().file()) : result.stdout().sha256();
+        String stderrSha = normalizer.active() ? normalizer.sha256(result.stderr().file()) : result.stderr().sha256();
+        return new Measured(new DigestTuple(c.id(), exit, stdoutSha, stderrSha, SanitizerClass.classify(result, markers).wireName(),
+                options.buckets().bucket(result.wallMillis())), result);
+    }
+
+    private static Row gradeCase(Launcher launcher, Options options, Normalizer normalizer, Case c, DigestTuple gold) {
+        Path keep = streamPrefix(options.settings(), c);
+        Measured measured = measure(launcher, options, normalizer, c, keep);
+        List<DigestTuple.Drift> drifts = measured.tuple().driftFrom(gold);
+        int reruns = 0;
+        // A bucket shift alone may be a noisy neighbour: rerun, and fail only if it stays shifted.
+        while (drifts.size() == 1 && drifts.get(0).field().equals("time_bucket") && reruns < options.timeBucketReruns()) {
+            reruns++;
+            Measured again = measure(launcher, options, normalizer, c, keep);
+            List<DigestTuple.Drift> againDrifts = again.tuple().driftFrom(gold);
+            if (againDrifts.isEmpty() || !againDrifts.stream().allMatch(d -> d.field().equals("time_bucket"))) {
+                measured = again;
+                drifts = againDrifts;
+                break;
+            }
+        }
+        return new Row(c, gold, measured.tuple(), drifts, reruns, measured.launch());
+    }
+
+    private static Path streamPrefix(GoalSettings settings, Case c) {
+        return settings.streamsDirectory().resolve(SafeNames.stem(c.id()));
+    }
+
+    static String message(Row row) {
+        StringBuilder message = new StringBuilder();
+        for (DigestTuple.Drift drift : row.drifts()) {
+            message.append(message.length() == 0 ? "" : "; ").append(drift.describe());
+        }
+        if (row.reruns() > 0 && row.drifts().stream().anyMatch(d -> d.field().equals("time_bucket"))) {
+            message.append(" (stayed shifted over ").append(row.reruns()).append(" rerun").append(row.reruns() == 1 ? "" : "s").append(')');
+        }
+        return message.toString();
+    }
+
+    private static String suiteLabel(GoalSettings settings, Shard shard) {
+        return shard.all() ? settings.qualifiedName() : settings.qualifiedName() + "." + shard.label();
+    }
+
+    private static void writeReports(Options options, List<Row> rows, double seconds) {
+        GoalSettings settings = options.settings();
+        List<TestCaseReport> tests = new ArrayList<>();
+        List<Map<String, Object>> json = new ArrayList<>();
+        for (Row row : rows) {
+            LaunchResult launch = row.launch();
+            String out = launch.started() ? launch.stdout().excerpt() : "";
+            String err = launch.started() ? launch.stderr().excerpt() : launch.startFailure().describe();
+            double caseSeconds = launch.wallMicros() / 1e6;
+            if (row.failed()) {
+                String details = message(row).replace("; ", "\n") + "\n\ngold:      " + GoldStore.json(row.gold(), null, List.of())
+                        + "\ncandidate: " + GoldStore.json(row.candidate(), null, List.of())
+                        + "\nargs: " + row.testCase().args()
+                        + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "") + "\n";
+                tests.add(TestCaseReport.failed(row.testCase().id(), caseSeconds, row.drifts().get(0).field(), message(row), details, out, err));
+            } else {
+                tests.add(TestCaseReport.passed(row.testCase().id(), caseSeconds, out, err));
+            }
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("case", row.testCase().id());
+            one.put("verdict", row.failed() ? "fail" : "pass");
+            one.put("drift", row.drifts().stream().map(DigestTuple.Drift::describe).toList());
+            one.put("time_bucket_reruns", row.reruns());
+            one.put("gold", GoldStore.json(row.gold(), null, List.of()));
+            one.put("candidate", GoldStore.json(row.candidate(), null, List.of()));
+            one.put("wall_ms", launch.wallMillis());
+            json.add(one);
+        }
+        Reports.writeSuite(settings, suiteLabel(settings, options.shard()), tests, seconds);
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("goal", "digest");
+        report.put("verdict", rows.stream().anyMatch(Row::failed) ? "fail" : "pass");
+        report.put("shard", options.shard().all() ? null : options.shard().index() + "/" + options.shard().count());
+        report.put("sanitizer", options.sanitizer().name().toLowerCase(java.util.Locale.ROOT));
+        report.put("gold", options.gold().toString());
+        report.put("candidate_digests", candidateDirectory(settings).toString());
+        report.put("cases", json);
+        JsonReports.write(report, settings.jsonReport());
+    }
+
+    private static void printTable(GradeLog log, Options options, List<Row> rows) {
+        ConsoleTable table = new ConsoleTable("case", "verdict", "drift");
+        List<Row> shown = rows.size() <= TABLE_ROWS ? rows : rows.stream().filter(Row::failed).limit(TABLE_ROWS).toList();
+        for (Row row : shown) {
+            // Full hashes are in the reports; twelve hex digits tell them apart on a console.
+            String drift = row.failed() ? message(row).replaceAll("\\b([0-9a-f]{12})[0-9a-f]{52}\\b", "$1") : "";
+            table.row(CasesFile.printable(row.testCase().id()), row.failed() ? "FAIL" : "pass", drift);
+        }
+        long failed = rows.stream().filter(Row::failed).count();
+        log.info("digest of " + rows.size() + " case(s) against " + options.gold() + (options.shard().all() ? "" : " (" + options.shard().label() + ")") + ":");
+        table.lines().forEach(log::info);
+        if (shown.size() < rows.size()) {
+            log.info("... " + (rows.size() - shown.size()) + " more case(s) not shown (all passed or beyond the first " + TABLE_ROWS + " failures)");
+        }
+        log.info("outcome: " + (failed == 0 ? "PASS, every channel matched" : "FAIL, " + failed + " of " + rows.size() + " case(s) drifted"));
+    }
+
+    private static String shortHash(String hash) {
+        return hash == null ? "null" : hash.substring(0, 12);
+    }
+
+    private static String describe(List<NormalizeRule> rules) {
+        return rules.isEmpty() ? "(none)" : rules.stream().map(r -> r.pattern() + " -> " + r.replacement()).toList().toString();
+    }
+}

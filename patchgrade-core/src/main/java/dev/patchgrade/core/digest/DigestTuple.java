@@ -1,0 +1,50 @@
+package dev.patchgrade.core.digest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The observable tuple of one case: what the gold directory locks and a candidate must reproduce.
+ * Null hashes and exit mean the case timed out.
+ */
+public record DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, String sanitizer, String timeBucket) {
+
+    /**
+     * The fields in the order a drift is reported; the first names the failure. The sanitizer class
+     * leads because a new sanitizer report or crash explains the exit and stderr changes it causes.
+     */
+    public static final List<String> FIELDS = List.of("sanitizer", "exit", "stdout_sha256", "stderr_sha256", "time_bucket");
+
+    public Object field(String name) {
+        return switch (name) {
+            case "exit" -> exit;
+            case "stdout_sha256" -> stdoutSha256;
+            case "stderr_sha256" -> stderrSha256;
+            case "sanitizer" -> sanitizer;
+            case "time_bucket" -> timeBucket;
+            default -> throw new IllegalArgumentException(name);
+        };
+    }
+
+    /** A field that differs: the failure type is the field, the message {@code <gold> -> <cand>}. */
+    public record Drift(String field, Object gold, Object candidate) {
+        public String describe() {
+            return field + ": " + gold + " -> " + candidate;
+        }
+    }
+
+    public List<Drift> driftFrom(DigestTuple gold) {
+        List<Drift> drifts = new ArrayList<>();
+        for (String field : FIELDS) {
+            if (!Objects.equals(gold.field(field), field(field))) {
+                drifts.add(new Drift(field, gold.field(field), field(field)));
+            }
+        }
+        return drifts;
+    }
+
+    public DigestTuple withTimeBucket(String bucket) {
+        return new DigestTuple(caseId, exit, stdoutSha256, stderrSha256, sanitizer, bucket);
+    }
+}

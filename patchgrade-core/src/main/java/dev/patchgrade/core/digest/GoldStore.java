@@ -1,0 +1,220 @@
+package dev.patchgrade.core.digest;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.report.JsonReports;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * A directory of digest files, one JSON object per case. Cases are matched by their {@code case}
+ * key, not by file name, so a directory written by hand or by another tool works.
+ */
+public final class GoldStore {
+    private GoldStore() {}
+
+    /** What a digest directory holds. {@code toolchain} and {@code normalize} are the same in every file. */
+    public record Gold(Map<String, DigestTuple> tuples, String toolchain, List<NormalizeRule> normalize) {}
+
+    public static boolean hasDigests(Path directory) {
+        if (!Files.isDirectory(directory)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.findAny().isPresent();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static Gold read(Path directory, TimeBuckets buckets) {
+        if (!Files.isDirectory(directory)) {
+            throw new PatchgradeException("missing_gold", directory + ": no gold directory. Record one from a known-good build with "
+                    + "`mvn patchgrade:record-digest` and commit it, or fix the <gold> path");
+        }
+        List<Path> files;
+        try (Stream<Path> list = Files.list(directory)) {
+            files = list.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
+        } catch (IOException e) {
+            throw new PatchgradeException("missing_gold", directory + ": cannot list the gold directory (" + e.getMessage() + ")");
+        }
+        Map<String, DigestTuple> tuples = new LinkedHashMap<>();
+        Map<String, Path> origin = new LinkedHashMap<>();
+        String toolchain = null;
+        List<NormalizeRule> normalize = null;
+        Path first = null;
+        for (Path file : files) {
+            JsonNode node = parse(file);
+            DigestTuple tuple = tuple(file, node, buckets);
+            Path earlier = origin.putIfAbsent(tuple.caseId(), file);
+            if (earlier != null) {
+                throw new PatchgradeException("malformed_gold", file + ": case \"" + tuple.caseId() + "\" is also in " + earlier
+                        + "; keep one digest per case");
+            }
+            tuples.put(tuple.caseId(), tuple);
+            String fileToolchain = node.hasNonNull("toolchain") ? node.get("toolchain").asText() : null;
+            List<NormalizeRule> fileNormalize = normalizeRules(file, node.get("normalize"));
+            if (first == null) {
+                first = file;
+                toolchain = fileToolchain;
+                normalize = fileNormalize;
+            } else if (!Objects.equals(toolchain, fileToolchain) || !normalize.equals(fileNormalize)) {
+                throw new PatchgradeException("malformed_gold", file + ": its toolchain or normalize rules differ from " + first
+                        + "; a gold directory is recorded in one go, so re-record it with `mvn patchgrade:record-digest -Dpatchgrade.force=true`");
+            }
+        }
+        return new Gold(tuples, toolchain, normalize == null ? List.of() : normalize);
+    }
+
+    private static JsonNode parse(Path file) {
+        try {
+            JsonNode node = JsonReports.MAPPER.readTree(Files.readAllBytes(file));
+            if (node == null || !node.isObject()) {
+                throw new PatchgradeException("malformed_gold", file + ": must hold one JSON object with case, exit, stdout_sha256, "
+                        + "stderr_sha256, sanitizer and time_bucket");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
+            throw new PatchgradeException("malformed_gold", file + ":" + line + ": not valid JSON (" + e.getOriginalMessage() + ")");
+        } catch (IOException e) {
+            throw new PatchgradeException("malformed_gold", file + ": cannot be read (" + e.getMessage() + ")");
+        }
+    }
+
+    private static DigestTuple tuple(Path file, JsonNode node, TimeBuckets buckets) {
+        JsonNode id = node.get("case");
+        if (id == null || !id.isTextual()) {
+            throw new PatchgradeException("malformed_gold", file + ": key \"case\" must be the case id as a string (found " + id + ")");
+        }
+        JsonNode exit = node.get("exit");
+        if (exit != null && !exit.isNull() && !exit.canConvertToInt()) {
+            throw new PatchgradeException("malformed_gold", file + ": key \"exit\" must be an integer or null (found " + exit + ")");
+        }
+        String sanitizer = text(file, node, "sanitizer");
+        if (SanitizerClass.fromWire(sanitizer).isEmpty()) {
+            throw new PatchgradeException("malformed_gold", file + ": key \"sanitizer\" is \"" + sanitizer
+                    + "\"; it must be one of clean, asan, ubsan, timeout, crash, unavailable");
+        }
+        String bucket = text(file, node, "time_bucket");
+        if (!buckets.knows(bucket)) {
+            throw new PatchgradeException("malformed_gold", file + ": key \"time_bucket\" is \"" + bucket + "\", not one of the buckets "
+                    + buckets.names() + " of <timeBuckets>; set <timeBuckets> to the cutoffs the gold was recorded with");
+        }
+        return new DigestTuple(id.asText(), exit == null || exit.isNull() ? null : exit.asInt(), hash(file, node, "stdout_sha256"),
+                hash(file, node, "stderr_sha256"), sanitizer, bucket);
+    }
+
+    private static String text(Path file, JsonNode node, String key) {
+        JsonNode value = node.get(key);
+        if (value == null || !value.isTextual()) {
+            throw new PatchgradeException("malformed_gold", file + ": key \"" + key + "\" must be a string (found " + value + ")");
+        }
+        return value.asText();
+    }
+
+    private static String hash(Path file, JsonNode node, String key) {
+        JsonNode value = node.get(key);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual() || !value.asText().matches("[0-9a-fA-F]{64}")) {
+            throw new PatchgradeException("malformed_gold", file + ": key \"" + key + "\" must be a SHA-256 in hex or null (found " + value + ")");
+        }
+        return value.asText().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static List<NormalizeRule> normalizeRules(Path file, JsonNode node) {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw new PatchgradeException("malformed_gold", file + ": key \"normalize\" must be an array of {pattern, replacement}");
+        }
+        List<NormalizeRule> rules = new ArrayList<>();
+        for (JsonNode rule : node) {
+            rules.add(new NormalizeRule(rule.path("pattern").asText(null), rule.path("replacement").asText("")));
+        }
+        return rules;
+    }
+
+    public static ObjectNode json(DigestTuple tuple, String toolchain, List<NormalizeRule> normalize) {
+        ObjectNode node = JsonReports.MAPPER.createObjectNode();
+        node.put("case", tuple.caseId());
+        if (tuple.exit() == null) {
+            node.putNull("exit");
+        } else {
+            node.put("exit", tuple.exit());
+        }
+        node.put("stdout_sha256", tuple.stdoutSha256());
+        node.put("stderr_sha256", tuple.stderrSha256());
+        node.put("sanitizer", tuple.sanitizer());
+        node.put("time_bucket", tuple.timeBucket());
+        if (toolchain != null) {
+            node.put("toolchain", toolchain);
+        }
+        if (!normalize.isEmpty()) {
+            ArrayNode rules = node.putArray("normalize");
+            for (NormalizeRule rule : normalize) {
+                rules.addObject().put("pattern", rule.pattern()).put("replacement", rule.replacement());
+            }
+        }
+        return node;
+    }
+
+    /**
+     * Replaces {@code directory} with exactly these digests. They are written to a sibling first and
+     * swapped in at the end, so a failure leaves the old directory as it was and no stale file survives.
+     */
+    public static void replace(Path directory, List<DigestTuple> tuples, String toolchain, List<NormalizeRule> normalize) {
+        Path target = directory.toAbsolutePath().normalize();
+        Path parent = target.getParent();
+        try {
+            Files.createDirectories(parent);
+            Path fresh = Files.createTempDirectory(parent, "." + target.getFileName() + ".new-");
+            try {
+                for (DigestTuple tuple : tuples) {
+                    Files.write(fresh.resolve(SafeNames.jsonFile(tuple.caseId())),
+                            (JsonReports.MAPPER.writeValueAsString(json(tuple, toolchain, normalize)) + "\n").getBytes(StandardCharsets.UTF_8));
+                }
+                Path old = null;
+                if (Files.exists(target)) {
+                    old = parent.resolve("." + target.getFileName() + ".old-" + System.nanoTime());
+                    Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
+                }
+                Files.move(fresh, target, StandardCopyOption.ATOMIC_MOVE);
+                if (old != null) {
+                    deleteTree(old);
+                }
+            } finally {
+                if (Files.exists(fresh)) {
+                    deleteTree(fresh);
+                }
+            }
+        } catch (IOException e) {
+            throw new PatchgradeException("write_failed", "cannot write the digest directory " + target + ": " + e.getMessage(), e);
+        }
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.patchgrade.core.digest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TimeBucketsTest {
+    @Test
+    void defaultCutoffsNameTheArticlesBuckets() {
+        assertThat(TimeBuckets.parse(null).names()).containsExactly("lt_50ms", "lt_500ms", "lt_5s", "gt_5s");
+    }
+
+    @Test
+    void assignsEachWallTimeToTheFirstCutoffAboveIt() {
+        TimeBuckets buckets = TimeBuckets.parse("50,500,5000");
+        assertThat(buckets.bucket(0)).isEqualTo("lt_50ms");
+        assertThat(buckets.bucket(49)).isEqualTo("lt_50ms");
+        assertThat(buckets.bucket(50)).isEqualTo("lt_500ms");
+        assertThat(buckets.bucket(4999)).isEqualTo("lt_5s");
+        assertThat(buckets.bucket(5000)).isEqualTo("gt_5s");
+        assertThat(buckets.last()).isEqualTo("gt_5s");
+    }
+
+    @Test
+    void customCutoffsGetMatchingNames() {
+        assertThat(TimeBuckets.parse("10, 1500, 2000").names()).containsExactly("lt_10ms", "lt_1500ms", "lt_2s", "gt_2s");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "500,50", "0,10", "a,b", "50,,500", "-5"})
+    void rejectsCutoffsThatAreNotIncreasingPositiveNumbers(String text) {
+        if (text.isEmpty()) {
+            assertThat(TimeBuckets.parse(text).names()).hasSize(4);
+            return;
+        }
+        assertThatThrownBy(() -> TimeBuckets.parse(text)).hasMessageContaining("<timeBuckets> must be increasing");
+    }
+}

@@ -1,0 +1,62 @@
+package dev.patchgrade.maven;
+
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.digest.DigestGoal;
+import dev.patchgrade.core.digest.NormalizeRule;
+import dev.patchgrade.core.digest.Sanitizer;
+import dev.patchgrade.core.digest.TimeBuckets;
+import java.io.File;
+import java.util.List;
+import org.apache.maven.plugins.annotations.Parameter;
+
+/** The parameters {@code record-digest} and {@code digest} share: the same cases must be run the same way. */
+public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
+
+    /** The cases: plain text (one argument a line) or JSON Lines ({@code .jsonl}: id, args, optional stdin). */
+    @Parameter(property = "patchgrade.cases", defaultValue = "${project.basedir}/src/test/patchgrade/cases.txt", required = true)
+    private File cases;
+
+    /** The gold digest directory, one JSON file per case. Use one directory per binary (plain, ubsan, asan). */
+    @Parameter(property = "patchgrade.gold", defaultValue = "${project.basedir}/src/test/patchgrade/gold", required = true)
+    private File gold;
+
+    /** The binary to run for every case, executable first; the case arguments are appended. */
+    @Parameter(required = true)
+    private List<String> command;
+
+    /** What the binary was built with: none, ubsan or asan. Sanitizer runs get UBSAN_OPTIONS/ASAN_OPTIONS unless set. */
+    @Parameter(property = "patchgrade.sanitizer", defaultValue = "none")
+    private String sanitizer;
+
+    /** Wall-clock cap per case, in seconds. */
+    @Parameter(property = "patchgrade.timeout", defaultValue = "5")
+    private int timeout;
+
+    /** Increasing millisecond cutoffs of the time buckets: 50,500,5000 gives lt_50ms, lt_500ms, lt_5s, gt_5s. */
+    @Parameter(property = "patchgrade.timeBuckets", defaultValue = TimeBuckets.DEFAULT)
+    private String timeBuckets;
+
+    /** Reruns of a case whose only drift is its time bucket; it fails only if it stays shifted. */
+    @Parameter(property = "patchgrade.timeBucketReruns", defaultValue = "3")
+    private int timeBucketReruns;
+
+    /** The compiler that built the binary (e.g. g++): its --version is recorded with the gold and must match when grading. */
+    @Parameter(property = "patchgrade.compiler")
+    private String compiler;
+
+    /** Regex rules applied line by line to stdout and stderr before hashing, for output that churns (addresses, timestamps). */
+    @Parameter
+    private List<Normalize> normalize;
+
+    /** Cases run at once; defaults to the number of cores. */
+    @Parameter(property = "patchgrade.parallel")
+    private Integer parallel;
+
+    protected DigestGoal.Options options(Shard shard, boolean force) {
+        List<NormalizeRule> rules = normalize == null ? List.of()
+                : normalize.stream().map(n -> new NormalizeRule(n.getPattern(), n.getReplacement())).toList();
+        int workers = parallel == null ? Runtime.getRuntime().availableProcessors() : parallel;
+        return new DigestGoal.Options(settings(), path(cases), path(gold), list(command), Sanitizer.parse(sanitizer), timeout,
+                TimeBuckets.parse(timeBuckets), timeBucketReruns, compiler, rules, workers, shard, force);
+    }
+}

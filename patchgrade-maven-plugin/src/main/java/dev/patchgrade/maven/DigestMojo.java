@@ -1,0 +1,35 @@
+package dev.patchgrade.maven;
+
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.digest.DigestGoal;
+import org.apache.maven.plugin.MojoExecutionException;
+import org.apache.maven.plugin.MojoFailureException;
+import org.apache.maven.plugins.annotations.LifecyclePhase;
+import org.apache.maven.plugins.annotations.Mojo;
+import org.apache.maven.plugins.annotations.Parameter;
+
+/**
+ * Runs every case and compares its tuple (exit code, stdout and stderr SHA-256, sanitizer class,
+ * time bucket) with the committed gold digests. Any drifting field fails the case.
+ */
+@Mojo(name = "digest", defaultPhase = LifecyclePhase.VERIFY, threadSafe = true)
+public class DigestMojo extends AbstractDigestMojo {
+
+    /** Write the reports but do not fail the build when a case drifts. */
+    @Parameter(property = "patchgrade.testFailureIgnore", defaultValue = "false")
+    private boolean testFailureIgnore;
+
+    /** Run only shard K of N (form K/N): the cases whose id hashes to K, so N agents split one grade. */
+    @Parameter(property = "patchgrade.shard")
+    private String shard;
+
+    @Override
+    protected String goal() {
+        return "digest";
+    }
+
+    @Override
+    protected void executeGoal() throws MojoExecutionException, MojoFailureException {
+        conclude(DigestGoal.grade(options(Shard.parse(shard), false), gradeLog()), testFailureIgnore);
+    }
+}
