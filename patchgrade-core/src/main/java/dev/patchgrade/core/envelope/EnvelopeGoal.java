@@ -6,6 +6,7 @@ import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
+import dev.patchgrade.core.grade.ProjectPaths;
 import dev.patchgrade.core.grade.Reports;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
@@ -159,17 +160,8 @@ public final class EnvelopeGoal {
 
     /** The command as committed: an executable inside the project is written relative to it, so the file works in any checkout. */
     static List<String> portable(List<String> command, Path workingDirectory) {
-        Path executable = Path.of(command.get(0));
-        if (workingDirectory == null || !executable.isAbsolute()) {
-            return command;
-        }
-        Path base = workingDirectory.toAbsolutePath().normalize();
-        Path normalized = executable.normalize();
-        if (!normalized.startsWith(base)) {
-            return command;
-        }
         List<String> portable = new ArrayList<>(command);
-        portable.set(0, base.relativize(normalized).toString());
+        portable.set(0, ProjectPaths.portable(Path.of(command.get(0)), workingDirectory));
         return portable;
     }
 

@@ -1,0 +1,65 @@
+package dev.patchgrade.core.classify;
+
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.launch.StreamHashing;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.Locale;
+import java.util.regex.Matcher;
+
+/**
+ * The frozen reference's identity, in {@code sha256sum} format: {@code <hex>  <path>}, the path
+ * optional ({@code *} before it for binary mode is accepted too), hex in either case.
+ */
+public final class ReferenceSidecar {
+    private static final java.util.regex.Pattern LINE = java.util.regex.Pattern.compile("([0-9a-fA-F]{64})(?:[ \\t]+\\*?(.*))?");
+
+    private ReferenceSidecar() {}
+
+    /** The digest recorded in the sidecar, lower case. */
+    public static String read(Path sidecar) {
+        String text;
+        try {
+            text = Files.readString(sidecar, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (IOException e) {
+            throw new PatchgradeException("malformed_sidecar", sidecar + ": cannot be read (" + e.getMessage() + ")");
+        }
+        String first = text.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
+        Matcher m = LINE.matcher(first);
+        if (!m.matches() || text.lines().map(String::strip).filter(l -> !l.isEmpty()).count() != 1) {
+            throw new PatchgradeException("malformed_sidecar", sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
+                    + "(found \"" + abbreviate(first) + "\"). Re-create it with `mvn patchgrade:freeze-reference -Dpatchgrade.force=true` "
+                    + "after reviewing the reference");
+        }
+        return m.group(1).toLowerCase(Locale.ROOT);
+    }
+
+    public static String line(String sha256, String shownPath) {
+        return sha256 + "  " + shownPath + "\n";
+    }
+
+    public static String sha256(Path file) {
+        MessageDigest digest = StreamHashing.sha256();
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] block = new byte[1 << 16];
+            int n;
+            while ((n = in.read(block)) > 0) {
+                digest.update(block, 0, n);
+            }
+        } catch (IOException e) {
+            throw new PatchgradeException("could_not_start", file + ": cannot read the reference binary (" + e.getMessage() + ")");
+        }
+        return StreamHashing.hex(digest.digest());
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() > 100 ? text.substring(0, 100) + "..." : text;
+    }
+}

@@ -1,0 +1,292 @@
+package dev.patchgrade.core.classify;
+
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.cases.CasesFile;
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.digest.SafeNames;
+import dev.patchgrade.core.grade.CaseRunner;
+import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.OracleGuard;
+import dev.patchgrade.core.grade.ProjectPaths;
+import dev.patchgrade.core.grade.Reports;
+import dev.patchgrade.core.launch.ChildEnvironment;
+import dev.patchgrade.core.launch.ExecutableCheck;
+import dev.patchgrade.core.launch.LaunchRequest;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.report.AtomicFiles;
+import dev.patchgrade.core.report.ConsoleTable;
+import dev.patchgrade.core.report.JsonReports;
+import dev.patchgrade.core.report.TestCaseReport;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The {@code freeze-reference} and {@code three-column} goals, without Maven. */
+public final class ThreeColumnGoal {
+    private static final int MESSAGE_EXCERPT = 60;
+
+    private ThreeColumnGoal() {}
+
+    public record Options(GoalSettings settings, Path cases, List<String> reference, List<String> candidate, Path referenceDigest,
+            Comparison comparison, int timeoutSeconds, int parallel, Shard shard) {}
+
+    /** One graded row. */
+    record Row(Case testCase, LaunchResult reference, LaunchResult candidate, Pattern pattern) {}
+
+    public static String freeze(GoalSettings settings, List<String> reference, Path sidecar, boolean force, GradeLog log) {
+        if (Files.exists(sidecar) && !force) {
+            throw new PatchgradeException("refused_overwrite", sidecar + " exists and freeze-reference does not overwrite it. If the new "
+                    + "reference was reviewed, re-run with -Dpatchgrade.force=true (or <force>true</force>) and commit the sidecar");
+        }
+        Path executable = referenceExecutable(settings, reference);
+        String sha = ReferenceSidecar.sha256(executable);
+        try {
+            AtomicFiles.write(sidecar, ReferenceSidecar.line(sha, ProjectPaths.portable(executable.toAbsolutePath(), settings.workingDirectory())).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new PatchgradeException("write_failed", "cannot write " + sidecar + ": " + e.getMessage(), e);
+        }
+        log.info("Froze the reference " + executable + " as sha256 " + sha + " in " + sidecar);
+        return sha;
+    }
+
+    public static GoalResult grade(Options options, GradeLog log) {
+        GoalSettings settings = options.settings();
+        long started = System.nanoTime();
+        try {
+            validate(options);
+            Path referenceBinary = referenceExecutable(settings, options.reference());
+            OracleGuard guard = OracleGuard.snapshot(List.of(options.cases(), options.referenceDigest(), referenceBinary));
+            checkIdentity(options, referenceBinary);
+            List<Case> cases = options.shard().select(CasesFile.read(options.cases(), true));
+            List<Row> rows;
+            try (Launcher launcher = Launchers.open(log)) {
+                rows = CaseRunner.runAll(cases, options.parallel(), c -> gradeRow(launcher, options, c), r -> !r.pattern().passed(), log);
+            }
+            guard.verifyUnchanged();
+            double seconds = (System.nanoTime() - started) / 1e9;
+            Pattern worst = rows.stream().map(Row::pattern).min(Enum::compareTo).orElse(Pattern.PASS_ALL_AGREE);
+            writeReports(options, rows, worst, seconds);
+            printTable(log, options, rows, worst);
+            List<String> failures = rows.stream().filter(r -> !r.pattern().passed())
+                    .map(r -> CasesFile.printable(r.testCase().id()) + ": " + r.pattern().wireName() + " (" + message(r) + ")").toList();
+            return new GoalResult(failures, null, worst.wireName());
+        } catch (PatchgradeException e) {
+            Reports.writeError(settings, suiteName(settings, options.shard()), e,
+                    Map.of("goal", "three-column", "verdict", "error", "worst", e.errorName()));
+            return GoalResult.error(e);
+        }
+    }
+
+    private static void validate(Options options) {
+        if (options.reference() == null || options.reference().isEmpty()) {
+            throw new PatchgradeException("bad_parameter", "<reference> is required: the frozen reference binary, executable first");
+        }
+        if (options.candidate() == null || options.candidate().isEmpty()) {
+            throw new PatchgradeException("bad_parameter", "<candidate> is required: the binary built from the patch, executable first");
+        }
+        if (options.timeoutSeconds() <= 0) {
+            throw new PatchgradeException("bad_parameter", "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
+        }
+    }
+
+    private static Path referenceExecutable(GoalSettings settings, List<String> reference) {
+        if (reference == null || reference.isEmpty()) {
+            throw new PatchgradeException("bad_parameter", "<reference> is required: the frozen reference binary, executable first");
+        }
+        ExecutableCheck.Resolution resolution = ExecutableCheck.resolve(reference.get(0), settings.workingDirectory(),
+                ChildEnvironment.pinned(settings.environment()));
+        if (!resolution.ok()) {
+            throw new PatchgradeException("could_not_start", "the reference " + resolution.failure().describe()
+                    + "; fix <reference> or build the reference before this goal runs");
+        }
+        return resolution.path();
+    }
+
+    private static void checkIdentity(Options options, Path referenceBinary) {
+        String actual = ReferenceSidecar.sha256(referenceBinary);
+        String frozen = ReferenceSidecar.read(options.referenceDigest());
+        if (frozen == null) {
+            throw new PatchgradeException("reference_identity_drift", "no reference sidecar at " + options.referenceDigest() + ", so the reference "
+                    + referenceBinary + " (sha256 " + actual + ") cannot be trusted as frozen. Nothing was graded. Freeze it once it is reviewed: "
+                    + "`mvn patchgrade:freeze-reference`, and commit the sidecar");
+        }
+        if (!frozen.equals(actual)) {
+            throw new PatchgradeException("reference_identity_drift", "the reference " + referenceBinary + " has sha256 " + actual + " but "
+                    + options.referenceDigest() + " records " + frozen + ". Nothing was graded: a swapped reference makes every golden look "
+                    + "rotten. If the new reference was reviewed, re-freeze it with `mvn patchgrade:freeze-reference -Dpatchgrade.force=true`");
+        }
+    }
+
+    private static Row gradeRow(Launcher launcher, Options options, Case c) {
+        Path streams = options.settings().streamsDirectory().resolve(SafeNames.stem(c.id()));
+        LaunchResult reference = run(launcher, options, options.reference(), c, streams.resolveSibling(streams.getFileName() + ".reference"));
+        if (!reference.started()) {
+            throw new PatchgradeException("could_not_start", "the reference " + reference.startFailure().describe() + "; fix <reference>");
+        }
+        LaunchResult candidate = run(launcher, options, options.candidate(), c, streams.resolveSibling(streams.getFileName() + ".candidate"));
+        if (!candidate.started()) {
+            throw new PatchgradeException("could_not_start", "the candidate " + candidate.startFailure().describe()
+                    + "; fix <candidate> or build the candidate before this goal runs");
+        }
+        Comparison rule = options.comparison();
+        Classifier.Evidence evidence = new Classifier.Evidence(reference.timedOut(), candidate.timedOut(),
+                reference.exitedZero(), candidate.exitedZero(),
+                rule.equal(stdout(reference), stdout(candidate)),
+                rule.equal(stdout(candidate), golden(c)),
+                rule.equal(stdout(reference), golden(c)));
+        return new Row(c, reference, candidate, Classifier.classify(evidence));
+    }
+
+    private static LaunchResult run(Launcher launcher, Options options, List<String> command, Case c, Path keep) {
+        // Only the arguments and stdin of the case reach a binary; the golden never does.
+        return launcher.launch(LaunchRequest.of(command).withArguments(c.args())
+                .withWorkingDirectory(options.settings().workingDirectory())
+                .withEnvironment(ChildEnvironment.pinned(options.settings().environment()))
+                .withStdin(c.stdin() == null ? null : c.stdin().getBytes(StandardCharsets.UTF_8))
+                .withTimeout(Duration.ofSeconds(options.timeoutSeconds()))
+                .keepingOutputAs(keep));
+    }
+
+    /** Bytes as ISO-8859-1 characters, so comparisons are byte-exact whatever the encoding. */
+    private static Reader stdout(LaunchResult result) {
+        try {
+            return new BufferedReader(new InputStreamReader(Files.newInputStream(result.stdout().file()), StandardCharsets.ISO_8859_1));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static Reader golden(Case c) {
+        return new StringReader(new String(c.golden().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1));
+    }
+
+    static String message(Row row) {
+        if (row.pattern() == Pattern.TIMEOUT || row.pattern() == Pattern.NONZERO_EXIT) {
+            return "reference " + row.reference().outcome() + ", candidate " + row.candidate().outcome();
+        }
+        return "reference=" + quote(row.reference().stdout().excerpt()) + " candidate=" + quote(row.candidate().stdout().excerpt())
+                + " golden=" + quote(row.testCase().golden());
+    }
+
+    private static String quote(String text) {
+        String oneLine = text.strip().replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
+        return "<" + (oneLine.length() > MESSAGE_EXCERPT ? oneLine.substring(0, MESSAGE_EXCERPT) + "..." : oneLine) + ">";
+    }
+
+    private static String suiteName(GoalSettings settings, Shard shard) {
+        return shard.all() ? settings.qualifiedName() : settings.qualifiedName() + "." + shard.label();
+    }
+
+    public static Path feedbackFile(GoalSettings settings) {
+        return settings.reportsDirectory().resolve(settings.qualifiedName() + ".feedback.jsonl");
+    }
+
+    private static Map<String, Object> side(LaunchResult result) {
+        Map<String, Object> side = new LinkedHashMap<>();
+        side.put("exit", result.exitCode());
+        side.put("signal", result.signal());
+        side.put("timed_out", result.timedOut());
+        side.put("stdout", result.stdout().excerpt());
+        side.put("stdout_complete", result.stdout().complete());
+        side.put("stderr", result.stderr().excerpt());
+        side.put("stdout_file", String.valueOf(result.stdout().file()));
+        return side;
+    }
+
+    private static void writeReports(Options options, List<Row> rows, Pattern worst, double seconds) {
+        GoalSettings settings = options.settings();
+        List<TestCaseReport> tests = new ArrayList<>();
+        List<Map<String, Object>> jsonRows = new ArrayList<>();
+        StringBuilder feedback = new StringBuilder();
+        Map<Pattern, Integer> counts = new EnumMap<>(Pattern.class);
+        for (Row row : rows) {
+            counts.merge(row.pattern(), 1, Integer::sum);
+            double caseSeconds = (row.reference().wallMicros() + row.candidate().wallMicros()) / 1e6;
+            String out = "reference stdout:\n" + row.reference().stdout().excerpt() + "\ncandidate stdout:\n" + row.candidate().stdout().excerpt();
+            String err = "reference stderr:\n" + row.reference().stderr().excerpt() + "\ncandidate stderr:\n" + row.candidate().stderr().excerpt();
+            if (row.pattern().passed()) {
+                tests.add(TestCaseReport.passed(row.testCase().id(), caseSeconds, out, err));
+            } else {
+                String details = row.pattern().wireName() + ": " + row.pattern().advice() + "\ncomparison: " + options.comparison()
+                        + "\nargs: " + row.testCase().args()
+                        + "\nreference (" + row.reference().outcome() + "):\n" + row.reference().stdout().excerpt()
+                        + "\ncandidate (" + row.candidate().outcome() + "):\n" + row.candidate().stdout().excerpt()
+                        + "\ngolden:\n" + row.testCase().golden()
+                        + "\nfull streams: " + row.reference().stdout().file() + ", " + row.candidate().stdout().file() + "\n";
+                tests.add(TestCaseReport.failed(row.testCase().id(), caseSeconds, row.pattern().wireName(), message(row), details, out, err));
+                Map<String, Object> line = new LinkedHashMap<>();
+                line.put("id", row.testCase().id());
+                line.put("args", row.testCase().args());
+                line.put("reference", row.reference().stdout().excerpt());
+                line.put("candidate", row.candidate().stdout().excerpt());
+                line.put("pattern", row.pattern().wireName());
+                try {
+                    feedback.append(JsonReports.MAPPER.writer().without(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT)
+                            .writeValueAsString(line)).append('\n');
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            Map<String, Object> json = new LinkedHashMap<>();
+            json.put("id", row.testCase().id());
+            json.put("args", row.testCase().args());
+            json.put("pattern", row.pattern().wireName());
+            json.put("reference", side(row.reference()));
+            json.put("candidate", side(row.candidate()));
+            json.put("golden", row.testCase().golden());
+            jsonRows.add(json);
+        }
+        Reports.writeSuite(settings, suiteName(settings, options.shard()), tests, seconds);
+        Map<String, Object> report = new LinkedHashMap<>();
+        report.put("goal", "three-column");
+        report.put("verdict", worst.passed() ? "pass" : "fail");
+        report.put("worst", worst.wireName());
+        report.put("comparison", options.comparison().toString());
+        report.put("shard", options.shard().all() ? null : options.shard().index() + "/" + options.shard().count());
+        Map<String, Integer> countJson = new LinkedHashMap<>();
+        counts.forEach((pattern, n) -> countJson.put(pattern.wireName(), n));
+        report.put("counts", countJson);
+        report.put("rows", jsonRows);
+        JsonReports.write(report, settings.jsonReport());
+        try {
+            AtomicFiles.write(feedbackFile(settings), feedback.toString().getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + feedbackFile(settings), e);
+        }
+    }
+
+    private static void printTable(GradeLog log, Options options, List<Row> rows, Pattern worst) {
+        ConsoleTable table = new ConsoleTable("case", "pattern", "reference | candidate | golden");
+        rows.stream().filter(r -> rows.size() <= 30 || !r.pattern().passed()).limit(30)
+                .forEach(r -> table.row(CasesFile.printable(r.testCase().id()), r.pattern().wireName(), message(r)));
+        log.info("three-column grade of " + rows.size() + " row(s), comparison " + options.comparison()
+                + (options.shard().all() ? "" : " (" + options.shard().label() + ")") + ":");
+        table.lines().forEach(log::info);
+        ConsoleTable counts = new ConsoleTable("pattern", "rows");
+        for (Pattern pattern : Pattern.values()) {
+            long n = rows.stream().filter(r -> r.pattern() == pattern).count();
+            if (n > 0) {
+                counts.row(pattern.wireName(), Long.toString(n));
+            }
+        }
+        counts.lines().forEach(log::info);
+        log.info("worst pattern: " + worst.wireName() + (worst.passed() ? "" : " (" + worst.advice() + ")"));
+    }
+}

@@ -1,0 +1,49 @@
+package dev.patchgrade.core.classify;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class ClassifierTest {
+    /** The article's decision table, on the tenths example's outputs. */
+    @ParameterizedTest(name = "ref={0} cand={1} golden={2} -> {3}")
+    @CsvSource({
+        "2, 2, 2, PASS_ALL_AGREE",
+        "2, 2, 3, GOLDEN_ROT",
+        "2, 1, 1, COUPLED_OR_STALE_GOLDEN",
+        "2, 1, 2, CANDIDATE_REGRESSION",
+        "3, 2, 9, THREE_WAY_SPLIT",
+    })
+    void classifiesThePatternOfTheThreeComparisons(String reference, String candidate, String golden, Pattern expected) {
+        Comparison exact = Comparison.parse("exact");
+        Pattern pattern = Classifier.classify(exact.equal(reference, candidate), exact.equal(candidate, golden), exact.equal(reference, golden));
+        assertThat(pattern).isEqualTo(expected);
+    }
+
+    private static Classifier.Evidence evidence(boolean refTimeout, boolean candTimeout, boolean refClean, boolean candClean) {
+        return new Classifier.Evidence(refTimeout, candTimeout, refClean, candClean, true, true, true);
+    }
+
+    @Test
+    void timeoutsAndNonZeroExitsComeBeforeAnyComparison() {
+        assertThat(Classifier.classify(evidence(false, true, true, true))).isEqualTo(Pattern.TIMEOUT);
+        assertThat(Classifier.classify(evidence(true, false, false, true))).isEqualTo(Pattern.TIMEOUT);
+        assertThat(Classifier.classify(evidence(false, false, true, false))).isEqualTo(Pattern.NONZERO_EXIT);
+        assertThat(Classifier.classify(evidence(false, false, false, true))).isEqualTo(Pattern.NONZERO_EXIT);
+        assertThat(Classifier.classify(evidence(false, false, true, true))).isEqualTo(Pattern.PASS_ALL_AGREE);
+    }
+
+    @Test
+    void severityOrderIsTheContracts() {
+        assertThat(Arrays.stream(Pattern.values()).map(Pattern::wireName).toList()).isEqualTo(List.of(
+                "reference_identity_drift", "three_way_split", "golden_rot", "coupled_or_stale_golden",
+                "candidate_regression", "timeout", "nonzero_exit", "pass_all_agree"));
+        assertThat(Pattern.GOLDEN_ROT.worseThan(Pattern.CANDIDATE_REGRESSION)).isTrue();
+        assertThat(Pattern.PASS_ALL_AGREE.worseThan(Pattern.NONZERO_EXIT)).isFalse();
+        assertThat(Pattern.PASS_ALL_AGREE.passed()).isTrue();
+    }
+}

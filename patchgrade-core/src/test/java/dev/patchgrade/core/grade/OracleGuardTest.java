@@ -1,0 +1,50 @@
+package dev.patchgrade.core.grade;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OracleGuardTest {
+    @Test
+    void unchangedOraclesPass(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("cases.jsonl"), "{}\n");
+        Files.createDirectories(dir.resolve("gold"));
+        Files.writeString(dir.resolve("gold/a.json"), "{}");
+        OracleGuard guard = OracleGuard.snapshot(List.of(file, dir.resolve("gold")));
+        assertThatCode(guard::verifyUnchanged).doesNotThrowAnyException();
+    }
+
+    @Test
+    void aChangedFileNamesTheFile(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("envelope.json"), "{}\n");
+        OracleGuard guard = OracleGuard.snapshot(List.of(file));
+        Files.writeString(file, "{\"max_rss_kb\": 999999}\n");
+        assertThatThrownBy(guard::verifyUnchanged).hasMessageContaining("envelope.json").hasMessageContaining("oracle file changed");
+    }
+
+    @Test
+    void aFileAddedToOrRemovedFromAGoldDirectoryIsATamper(@TempDir Path dir) throws Exception {
+        Path gold = Files.createDirectories(dir.resolve("gold"));
+        Files.writeString(gold.resolve("a.json"), "{}");
+        OracleGuard guard = OracleGuard.snapshot(List.of(gold));
+        Files.writeString(gold.resolve("b.json"), "{}");
+        assertThatThrownBy(guard::verifyUnchanged).hasMessageContaining("gold");
+        Files.delete(gold.resolve("b.json"));
+        assertThatCode(guard::verifyUnchanged).doesNotThrowAnyException();
+        Files.delete(gold.resolve("a.json"));
+        assertThatThrownBy(guard::verifyUnchanged).hasMessageContaining("gold");
+    }
+
+    @Test
+    void aDeletedOrCreatedOracleIsATamper(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("reference.sha256");
+        OracleGuard guard = OracleGuard.snapshot(List.of(file));
+        Files.writeString(file, "x");
+        assertThatThrownBy(guard::verifyUnchanged).hasMessageContaining("reference.sha256");
+    }
+}
