@@ -45,7 +45,7 @@ final class DirectLauncher implements Launcher {
         if (!resolution.ok()) {
             return LaunchResult.couldNotStart(resolution.failure());
         }
-        RunFiles files = RunFiles.create(scratch, runs.incrementAndGet(), request);
+        RunFiles files = RunFiles.create(scratch, "run-" + runs.incrementAndGet(), request, false);
         java.util.List<String> command = new java.util.ArrayList<>(request.command());
         command.set(0, resolution.path().toString());
         ProcessBuilder builder = new ProcessBuilder(command)

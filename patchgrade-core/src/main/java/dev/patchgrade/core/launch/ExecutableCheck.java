@@ -50,7 +50,32 @@ public final class ExecutableCheck {
         return null;
     }
 
+    /** Files already found runnable, with the attributes they had then; a changed file is checked again. */
+    private static final Map<Path, String> RUNNABLE = new java.util.concurrent.ConcurrentHashMap<>();
+
     static StartFailure check(Path file, String shownAs) {
+        String identity = identity(file);
+        if (identity != null && identity.equals(RUNNABLE.get(file))) {
+            return null;
+        }
+        StartFailure failure = checkUncached(file, shownAs);
+        if (failure == null && identity != null) {
+            RUNNABLE.put(file, identity);
+        }
+        return failure;
+    }
+
+    private static String identity(Path file) {
+        try {
+            java.nio.file.attribute.BasicFileAttributes attributes = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class);
+            return attributes.isRegularFile() && Files.isExecutable(file)
+                    ? attributes.fileKey() + "/" + attributes.size() + "/" + attributes.lastModifiedTime().toMillis() : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static StartFailure checkUncached(Path file, String shownAs) {
         if (!Files.exists(file)) {
             return new StartFailure(StartFailure.Kind.NOT_FOUND, shownAs, "no file at " + file);
         }

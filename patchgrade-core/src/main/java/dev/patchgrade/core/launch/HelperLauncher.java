@@ -34,7 +34,7 @@ final class HelperLauncher implements Launcher {
     private final Duration grace;
     private final Deque<HelperProcess> idle = new ConcurrentLinkedDeque<>();
     private final Set<HelperProcess> all = ConcurrentHashMap.newKeySet();
-    private final AtomicLong runs = new AtomicLong();
+    private final AtomicLong helpers = new AtomicLong();
     private volatile boolean closed;
 
     HelperLauncher(Path helperBinary, Path scratch, Duration grace) {
@@ -69,13 +69,14 @@ final class HelperLauncher implements Launcher {
                         request.command().get(0), "an argument contains a NUL character, which no process can receive"));
             }
         }
-        RunFiles files = RunFiles.create(scratch, runs.incrementAndGet(), request);
         HelperProcess helper = idle.pollFirst();
+        RunFiles files = null;
         try {
             if (helper == null) {
-                helper = HelperProcess.start(helperBinary);
+                helper = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet());
                 all.add(helper);
             }
+            files = RunFiles.create(scratch, helper.slot, request, true);
             Map<String, String> reply = helper.run(encode(request, resolution.path(), files));
             idle.addFirst(helper);
             if (reply.containsKey("nostart")) {
@@ -97,7 +98,9 @@ final class HelperLauncher implements Launcher {
                 all.remove(helper);
                 helper.destroy();
             }
-            files.discard();
+            if (files != null) {
+                files.discard();
+            }
             throw new UncheckedIOException("the launch helper failed while running " + request.command().get(0), e);
         }
     }
@@ -172,35 +175,44 @@ final class HelperLauncher implements Launcher {
         private final Process process;
         private final OutputStream requests;
         private final BufferedReader replies;
+        final String slot;
+        private final Path pidFile;
 
-        private HelperProcess(Process process) {
+        private HelperProcess(Process process, String slot, Path pidFile) {
             this.process = process;
+            this.slot = slot;
+            this.pidFile = pidFile;
             this.requests = process.getOutputStream();
             this.replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
         }
 
-        static HelperProcess start(Path binary) throws IOException {
-            ProcessBuilder builder = new ProcessBuilder(binary.toString())
+        static HelperProcess start(Path binary, Path scratch, String slot) throws IOException {
+            Path pidFile = scratch.resolve(slot + ".pid");
+            ProcessBuilder builder = new ProcessBuilder(binary.toString(), pidFile.toString())
                     .redirectError(ProcessBuilder.Redirect.DISCARD);
             builder.environment().clear();
-            return new HelperProcess(builder.start());
+            return new HelperProcess(builder.start(), slot, pidFile);
         }
 
         Map<String, String> run(byte[] request) throws IOException {
             requests.write(request);
             requests.flush();
             String line = replies.readLine();
-            long childGroup = 0;
-            if (line != null && line.startsWith("started ")) {
-                childGroup = Long.parseLong(line.substring("started ".length()).strip());
-                line = replies.readLine();
-            }
             if (line == null) {
                 // The helper died while its child ran: the child's group must not outlive it.
-                PosixCalls.killGroup(childGroup);
+                PosixCalls.killGroup(lastChild());
                 throw new IOException("the launch helper exited unexpectedly");
             }
             return parse(line);
+        }
+
+        private long lastChild() {
+            try {
+                String text = Files.readString(pidFile, StandardCharsets.US_ASCII).strip();
+                return text.isEmpty() ? 0 : Long.parseLong(text);
+            } catch (IOException | NumberFormatException e) {
+                return 0;
+            }
         }
 
         private static Map<String, String> parse(String line) {

@@ -14,19 +14,26 @@ final class RunFiles {
     final Path stdout;
     final Path stderr;
     private final boolean keep;
+    private final boolean reusedSlot;
 
-    private RunFiles(Path stdin, Path stdout, Path stderr, boolean keep) {
+    private RunFiles(Path stdin, Path stdout, Path stderr, boolean keep, boolean reusedSlot) {
         this.stdin = stdin;
         this.stdout = stdout;
         this.stderr = stderr;
         this.keep = keep;
+        this.reusedSlot = reusedSlot;
     }
 
-    static RunFiles create(Path scratch, long runNumber, LaunchRequest request) {
+    /**
+     * @param slot names the scratch files; a slot is used by one run at a time
+     * @param reusedSlot the slot's next run truncates its output files, so they need not be deleted
+     *     and created again (the helper's slots); otherwise they are deleted after hashing
+     */
+    static RunFiles create(Path scratch, String slot, LaunchRequest request, boolean reusedSlot) {
         try {
             Path stdin = null;
             if (request.stdin() != null) {
-                stdin = scratch.resolve("run-" + runNumber + ".stdin");
+                stdin = scratch.resolve(slot + ".stdin");
                 Files.write(stdin, request.stdin());
             }
             Path prefix = request.keepOutputAs();
@@ -35,10 +42,9 @@ final class RunFiles {
                 if (parent != null) {
                     Files.createDirectories(parent);
                 }
-                return new RunFiles(stdin, sibling(prefix, ".stdout"), sibling(prefix, ".stderr"), true);
+                return new RunFiles(stdin, sibling(prefix, ".stdout"), sibling(prefix, ".stderr"), true, reusedSlot);
             }
-            return new RunFiles(stdin, scratch.resolve("run-" + runNumber + ".stdout"),
-                    scratch.resolve("run-" + runNumber + ".stderr"), false);
+            return new RunFiles(stdin, scratch.resolve(slot + ".stdout"), scratch.resolve(slot + ".stderr"), false, reusedSlot);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the run's files in " + scratch, e);
         }
@@ -51,8 +57,6 @@ final class RunFiles {
     LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, Integer signalNumber, boolean timedOut, Usage usage,
             long wallMicros) {
         try {
-            ensureExists(stdout);
-            ensureExists(stderr);
             StreamDigest out = StreamHashing.digestFile(stdout, StreamHashing.DEFAULT_EXCERPT_BYTES, keep);
             StreamDigest err = StreamHashing.digestFile(stderr, StreamHashing.DEFAULT_EXCERPT_BYTES, keep);
             long cap = request.outputLimitBytes();
@@ -63,27 +67,18 @@ final class RunFiles {
         }
     }
 
+    /** Drops what this run wrote to scratch; kept streams stay. */
     void discard() {
         try {
             if (stdin != null) {
                 Files.deleteIfExists(stdin);
             }
-            if (!keep) {
+            if (!keep && !reusedSlot) {
                 Files.deleteIfExists(stdout);
                 Files.deleteIfExists(stderr);
             }
         } catch (IOException e) {
             // A scratch file we cannot delete is removed with the scratch directory on close.
-        }
-    }
-
-    private static void ensureExists(Path file) {
-        try {
-            if (!Files.exists(file)) {
-                Files.createFile(file);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -14,6 +14,7 @@ import java.util.HexFormat;
 public final class StreamHashing {
     public static final int DEFAULT_EXCERPT_BYTES = 4096;
     private static final int BLOCK = 1 << 16;
+    private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
     private StreamHashing() {}
 
@@ -35,6 +36,13 @@ public final class StreamHashing {
 
     /** Digest, size, first and last {@code excerptBytes} of a file written by a child. */
     public static StreamDigest digestFile(Path file, int excerptBytes, boolean keep) {
+        try {
+            if (Files.size(file) == 0) {
+                return new StreamDigest(EMPTY_SHA256, 0, new byte[0], new byte[0], keep ? file : null);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the child's output " + file, e);
+        }
         MessageDigest digest = sha256();
         byte[] head = new byte[0];
         long total = 0;

@@ -1,7 +1,7 @@
 /*
  * patchgrade launch helper.
  *
- * The JVM keeps one of these per worker and sends it one request per launch. The helper forks the
+ * The JVM keeps one of these per worker and sends it one request per launch. The helper starts the
  * target from its own small image, so the target's ru_maxrss is its own peak and not the JVM's
  * high-water mark (the kernel records the old image's peak at exec; a child spawned straight from
  * the JVM inherits the JVM's). It reports the target's wait4 rusage, kills the target's process
@@ -11,8 +11,9 @@
  * Request on stdin: a line "PGRUN1 <length>", then <length> bytes of NUL-terminated fields:
  *   timeout_ms grace_ms output_cap_bytes exe cwd stdin_path stdout_path stderr_path
  *   argc argv... envc env...
- * Replies (lines on stdout):
- *   "started <pid>" once the exec succeeded, then
+ * The running target's pid is written to the file named by the helper's first argument, so the JVM
+ * can kill its process group should the helper itself die (a reply line would wake the JVM twice).
+ * Replies (one line on stdout):
  *   "done status=<exited|signaled> code=<n> signal=<n> signame=<NAME> timed_out=<0|1> maxrss_kb=<n>
  *    utime_us=<n> stime_us=<n> minflt=<n> majflt=<n> inblock=<n> oublock=<n> wall_us=<n>", or
  *   "nostart stage=<stage> errno=<n>" when the target could not be started.
@@ -39,6 +40,7 @@
 #endif
 
 static int sigchld_pipe[2] = {-1, -1};
+static int pid_file = -1;
 
 static void on_sigchld(int sig) {
     (void)sig;
@@ -182,11 +184,18 @@ static int kill_descendants(void) {
 #endif
 }
 
+/*
+ * Kills and reaps whatever the target left behind. Once the target is reaped, every surviving
+ * descendant has an ancestor that was reparented to this subreaper, so "no children at all"
+ * (ECHILD) means nothing is left and the /proc walk is skipped: the common case stays cheap.
+ */
 static void reap_all_leftovers(pid_t group) {
     kill(-group, SIGKILL);
     for (int round = 0; round < 500; round++) {
         int status;
-        while (waitpid(-1, &status, WNOHANG) > 0) { }
+        pid_t reaped;
+        while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) { }
+        if (reaped < 0 && errno == ECHILD) return;
         int alive = kill_descendants();
         if (kill(-group, 0) == 0) {
             kill(-group, SIGKILL);
@@ -301,7 +310,10 @@ static int serve_one(void) {
     fcntl(report[1], F_SETFD, FD_CLOEXEC);
 
     long long started = now_us();
-    pid_t pid = fork();
+    /* vfork: no page tables to copy, so a launch costs little more than posix_spawn. The child only
+     * makes system calls on its own stack until execve or _exit, and the exec records this small
+     * image's high-water mark, not the JVM's. */
+    pid_t pid = vfork();
     if (pid < 0) {
         fprintf(stdout, "nostart stage=fork errno=%d\n", errno);
         fflush(stdout);
@@ -335,8 +347,11 @@ static int serve_one(void) {
         free(envp);
         return 1;
     }
-    fprintf(stdout, "started %d\n", (int)pid);
-    fflush(stdout);
+    if (pid_file >= 0) {
+        char line[16];
+        int len = snprintf(line, sizeof line, "%-11d\n", (int)pid);
+        if (pwrite(pid_file, line, (size_t)len, 0) < 0) { /* the JVM only loses its last-resort cleanup */ }
+    }
 
     long long deadline = started + timeout_ms * 1000LL;
     long long kill_at = 0;
@@ -404,6 +419,9 @@ int main(int argc, char **argv) {
         return 0;
     }
     signal(SIGPIPE, SIG_IGN);
+    if (argc > 1) {
+        pid_file = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    }
     if (pipe(sigchld_pipe) != 0) return 2;
     for (int i = 0; i < 2; i++) {
         fcntl(sigchld_pipe[i], F_SETFL, fcntl(sigchld_pipe[i], F_GETFL) | O_NONBLOCK);

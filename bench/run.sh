@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Benchmarks of the launcher, measured against baselines taken in the same run (these machines are
+# noisy, so only ratios mean something):
+#   1. ms per launch of a trivial C program: a C posix_spawn+wait4 loop (the floor), the JDK's own
+#      ProcessBuilder, and the patchgrade launcher sequentially and with 2 workers;
+#   2. hashing 1 GiB of child stdout in a JVM limited to -Xmx64m;
+#   3. the envelope's trust under noise: the known-good score_lookup graded 30 times with the default
+#      slack while another process keeps one core busy.
+# Usage: bench/run.sh [launches per path]   (default 7000, in 7 interleaved rounds)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+launches=${1:-7000}
+work=$root/target/bench
+mkdir -p "$work"
+
+echo "building patchgrade (tests skipped) ..."
+(cd "$root" && mvn -B -q install -DskipTests -Dinvoker.skip)
+(cd "$root/patchgrade-core" && mvn -B -q test-compile dependency:build-classpath -Dmdep.outputFile="$work/classpath.txt" -Dmdep.includeScope=test)
+cc -O2 -o "$work/spawn_floor" "$root/bench/spawn_floor.c"
+cc -O2 -o "$work/trivial" "$root/bench/trivial.c"
+cc -O2 -o "$work/busy" "$root/bench/busy.c"
+g++ -std=c++17 -O2 -o "$work/score_lookup" "$root/it/src/it/it-parent/fixtures/score_lookup.cpp"
+g++ -std=c++17 -O2 -o "$work/write_bytes" "$root/patchgrade-core/src/test/cpp/write_bytes.cpp"
+cp="$root/patchgrade-core/target/classes:$root/patchgrade-core/target/test-classes:$(cat "$work/classpath.txt")"
+bench() { java -cp "$cp" "$@"; }
+
+echo
+echo "== 1. launch cost (ms per launch of a trivial program, $launches launches each) =="
+bench dev.patchgrade.core.bench.LaunchBench launches "$work/trivial" "$work/spawn_floor" "$launches"
+
+echo
+echo "== 2. hashing 1 GiB of child stdout under -Xmx64m =="
+bench -Xmx64m dev.patchgrade.core.bench.LaunchBench hashing "$work/write_bytes" 1024
+
+echo
+echo "== 3. envelope under noise: 30 grades of score_lookup scan, one core kept busy =="
+bench dev.patchgrade.core.bench.LaunchBench noise "$work/score_lookup" "$work/busy" 30

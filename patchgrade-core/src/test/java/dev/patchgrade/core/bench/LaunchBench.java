@@ -1,0 +1,190 @@
+package dev.patchgrade.core.bench;
+
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.envelope.Ceiling;
+import dev.patchgrade.core.envelope.Envelope;
+import dev.patchgrade.core.envelope.EnvelopeGrader;
+import dev.patchgrade.core.envelope.EnvelopeRecording;
+import dev.patchgrade.core.envelope.EnvelopeRun;
+import dev.patchgrade.core.envelope.EnvelopeVerdict;
+import dev.patchgrade.core.envelope.Slack;
+import dev.patchgrade.core.host.HostInfo;
+import dev.patchgrade.core.launch.LaunchRequest;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.launch.StreamHashing;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.LongSummaryStatistics;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/** The benchmarks behind bench/run.sh; each prints its figures and ratios against a baseline of the same run. */
+public final class LaunchBench {
+    private LaunchBench() {}
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "launches" -> launches(args[1], args[2], Integer.parseInt(args[3]));
+            case "hashing" -> hashing(args[1], Integer.parseInt(args[2]));
+            case "noise" -> noise(args[1], args[2], Integer.parseInt(args[3]));
+            default -> throw new IllegalArgumentException("unknown bench " + args[0]);
+        }
+    }
+
+    private static final int ROUNDS = 7;
+
+    /**
+     * Interleaves the floor and each launch path in rounds, so drift in the machine's load hits all of
+     * them alike, and reports the median of each path's per-round ratio to that round's floor.
+     */
+    private static void launches(String program, String floorProgram, int count) throws Exception {
+        int perRound = Math.max(100, count / ROUNDS);
+        double[][] ms = new double[4][ROUNDS];
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT)) {
+            LaunchRequest request = LaunchRequest.of(List.of(program));
+            for (int i = 0; i < 100; i++) {
+                launcher.launch(request); // warm-up: helper start, JIT
+            }
+            jdkSpawn(program, 100);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                for (int round = 0; round < ROUNDS; round++) {
+                    ms[0][round] = floor(floorProgram, program, perRound);
+                    ms[1][round] = jdkSpawn(program, perRound);
+                    long start = System.nanoTime();
+                    for (int i = 0; i < perRound; i++) {
+                        check(launcher.launch(request));
+                    }
+                    ms[2][round] = (System.nanoTime() - start) / 1e6 / perRound;
+                    start = System.nanoTime();
+                    List<Future<?>> halves = new ArrayList<>();
+                    for (int worker = 0; worker < 2; worker++) {
+                        halves.add(pool.submit(() -> {
+                            for (int i = 0; i < perRound / 2; i++) {
+                                check(launcher.launch(request));
+                            }
+                            return null;
+                        }));
+                    }
+                    for (Future<?> half : halves) {
+                        half.get();
+                    }
+                    ms[3][round] = (System.nanoTime() - start) / 1e6 / (perRound / 2 * 2);
+                }
+            } finally {
+                pool.shutdown();
+            }
+        }
+        String[] names = {"C posix_spawn+wait4 loop (floor)", "JDK ProcessBuilder (no rusage)", "patchgrade launcher, sequential",
+            "patchgrade launcher, 2 workers"};
+        System.out.printf(Locale.ROOT, "%d rounds of %d launches per path; median ms and median ratio to the same round's floor%n", ROUNDS, perRound);
+        System.out.printf(Locale.ROOT, "%-38s %8s %8s%n", "path", "ms", "ratio");
+        for (int path = 0; path < names.length; path++) {
+            double[] ratios = new double[ROUNDS];
+            for (int round = 0; round < ROUNDS; round++) {
+                ratios[round] = ms[path][round] / ms[0][round];
+            }
+            System.out.printf(Locale.ROOT, "%-38s %8.3f %7.2fx%n", names[path], median(ms[path]), median(ratios));
+        }
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        java.util.Arrays.sort(sorted);
+        return sorted[sorted.length / 2];
+    }
+
+    private static double floor(String floorProgram, String program, int count) throws Exception {
+        Process process = new ProcessBuilder(floorProgram, program, Integer.toString(count)).start();
+        String out = new String(process.getInputStream().readAllBytes()).strip();
+        process.waitFor();
+        return Double.parseDouble(out);
+    }
+
+    private static double jdkSpawn(String program, int count) throws Exception {
+        for (int i = 0; i < 50; i++) {
+            new ProcessBuilder(program).start().waitFor();
+        }
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            Process process = new ProcessBuilder(program).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            process.waitFor();
+        }
+        return (System.nanoTime() - start) / 1e6 / count;
+    }
+
+    private static void check(LaunchResult result) {
+        if (!result.exitedZero()) {
+            throw new IllegalStateException("bench launch failed: " + result.outcome());
+        }
+    }
+
+    private static void hashing(String writer, int mebibytes) throws Exception {
+        Path scratch = Files.createTempDirectory("patchgrade-bench-");
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT)) {
+            long start = System.nanoTime();
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(writer, Integer.toString(mebibytes)))
+                    .withOutputLimit((long) (mebibytes + 1) << 20).withTimeout(Duration.ofMinutes(5)).keepingOutputAs(scratch.resolve("big")));
+            double total = (System.nanoTime() - start) / 1e9;
+            check(result);
+            // Hash the kept file again on its own, to separate hashing from the child's writing.
+            start = System.nanoTime();
+            String again = StreamHashing.digestFile(result.stdout().file(), StreamHashing.DEFAULT_EXCERPT_BYTES, true).sha256();
+            double hashOnly = (System.nanoTime() - start) / 1e9;
+            double gb = result.stdout().bytes() / 1e9;
+            Runtime rt = Runtime.getRuntime();
+            System.out.printf(Locale.ROOT, "stdout bytes: %,d  (max heap %d MiB, heap in use after: %d MiB)%n", result.stdout().bytes(),
+                    rt.maxMemory() >> 20, (rt.totalMemory() - rt.freeMemory()) >> 20);
+            System.out.printf(Locale.ROOT, "child writes + launcher hashes: %.2f s (%.2f GB/s)%n", total, gb / total);
+            System.out.printf(Locale.ROOT, "hashing alone, from the file:   %.2f s (%.2f GB/s); same digest: %s%n", hashOnly, gb / hashOnly,
+                    again.equals(result.stdout().sha256()));
+        } finally {
+            try (var files = Files.walk(scratch)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static void noise(String scoreLookup, String busy, int grades) throws Exception {
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT)) {
+            LaunchRequest request = LaunchRequest.of(List.of(scoreLookup, "scan"));
+            List<EnvelopeRun> baseline = List.of(EnvelopeRun.of(launcher.launch(request)));
+            EnvelopeRecording recording = EnvelopeRecording.of(request.command(), 5, baseline, Slack.DEFAULT, HostInfo.detect(null), null);
+            Envelope envelope = new Envelope(Path.of("bench-envelope.json"), recording.cmd(), 5, recording.ceilings(), null, null, null);
+            System.out.printf(Locale.ROOT, "baseline on a quiet machine: rss %,d KB, user %,d us -> ceilings rss %,d KB, user %,d us%n",
+                    recording.worst().get(Ceiling.RSS), recording.worst().get(Ceiling.USER_CPU),
+                    recording.ceilings().get(Ceiling.RSS), recording.ceilings().get(Ceiling.USER_CPU));
+            Process neighbour = new ProcessBuilder(busy, "600").start();
+            try {
+                int rejects = 0;
+                LongSummaryStatistics user = new LongSummaryStatistics();
+                LongSummaryStatistics rss = new LongSummaryStatistics();
+                for (int i = 0; i < grades; i++) {
+                    EnvelopeRun run = EnvelopeRun.of(launcher.launch(request));
+                    EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, List.of(run), null, List.of());
+                    if (!verdict.accepted()) {
+                        rejects++;
+                        System.out.println("  reject: " + verdict.reasons());
+                    }
+                    user.accept(run.userMicros());
+                    rss.accept(run.maxRssKb());
+                }
+                System.out.printf(Locale.ROOT, "%d grades with one core busy: %d rejects%n", grades, rejects);
+                System.out.printf(Locale.ROOT, "user CPU us: min %,d  max %,d  spread %.1f%%%n", user.getMin(), user.getMax(),
+                        (user.getMax() - user.getMin()) * 100.0 / user.getMin());
+                System.out.printf(Locale.ROOT, "peak RSS KB: min %,d  max %,d  spread %.1f%%%n", rss.getMin(), rss.getMax(),
+                        (rss.getMax() - rss.getMin()) * 100.0 / rss.getMin());
+            } finally {
+                neighbour.destroyForcibly();
+            }
+        }
+    }
+}
