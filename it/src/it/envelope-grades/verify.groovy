@@ -45,6 +45,13 @@ assert hang.reasons[0] == 'timeout'
 assert hang.measured.timed_out == true
 assert hang.measured.wall_ms < 3000 : "killed within the ceiling's time, took ${hang.measured.wall_ms} ms"
 
+def otherHost = json('other-host')
+assert otherHost.reasons == ['host_mismatch'] : otherHost.reasons
+assert otherHost.host_differences[0].contains('recorded "' + envelope.host.class + '", this host is "ci-large-arm64"')
+assert xml('other-host').testcase.failure.@type == 'host_mismatch'
+assert json('other-host-warn').verdict == 'accept'
+assert log.contains('host mismatch, host class: recorded')
+
 def seed = json('seed-format')
 assert seed.verdict == 'accept' : seed
 assert log.contains('seed-envelope.json records no host class')

@@ -34,6 +34,7 @@ public final class LaunchBench {
             case "launches" -> launches(args[1], args[2], Integer.parseInt(args[3]));
             case "hashing" -> hashing(args[1], Integer.parseInt(args[2]));
             case "noise" -> noise(args[1], args[2], Integer.parseInt(args[3]));
+            case "digest" -> digest(args[1], Integer.parseInt(args[2]));
             default -> throw new IllegalArgumentException("unknown bench " + args[0]);
         }
     }
@@ -185,6 +186,34 @@ public final class LaunchBench {
             } finally {
                 neighbour.destroyForcibly();
             }
+        }
+    }
+
+    /** Wall time of the digest goal over many cases of a trivial binary, with 1 and 2 workers. */
+    private static void digest(String program, int cases) throws Exception {
+        Path work = Files.createTempDirectory("patchgrade-digest-bench-");
+        StringBuilder lines = new StringBuilder();
+        for (int i = 0; i < cases; i++) {
+            lines.append("case-").append(i).append('\n');
+        }
+        Path casesFile = Files.writeString(work.resolve("cases.txt"), lines);
+        for (int workers : new int[] {1, 2, 1, 2}) {
+            dev.patchgrade.core.grade.GoalSettings settings = new dev.patchgrade.core.grade.GoalSettings("digest", "p" + workers,
+                    work.resolve("reports"), work.resolve("out"), work, java.util.Map.of());
+            dev.patchgrade.core.digest.DigestGoal.Options options = new dev.patchgrade.core.digest.DigestGoal.Options(settings, casesFile,
+                    work.resolve("gold"), List.of(program), dev.patchgrade.core.digest.Sanitizer.NONE, 5,
+                    dev.patchgrade.core.digest.TimeBuckets.parse(null), 3, null, List.of(), workers, dev.patchgrade.core.cases.Shard.ALL, true);
+            if (!Files.exists(work.resolve("gold"))) {
+                dev.patchgrade.core.digest.DigestGoal.record(options, GradeLog.SILENT);
+            }
+            long start = System.nanoTime();
+            dev.patchgrade.core.grade.GoalResult result = dev.patchgrade.core.digest.DigestGoal.grade(options, GradeLog.SILENT);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf(Locale.ROOT, "digest of %d cases, parallel %d: %.2f s (%.2f ms per case), %d failing%n", cases, workers, seconds,
+                    seconds * 1000 / cases, result.failures().size());
+        }
+        try (var files = Files.walk(work)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 }

@@ -1,0 +1,122 @@
+package dev.patchgrade.core.grade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.classify.Comparison;
+import dev.patchgrade.core.classify.ThreeColumnGoal;
+import dev.patchgrade.core.digest.DigestGoal;
+import dev.patchgrade.core.digest.DigestTuple;
+import dev.patchgrade.core.digest.GoldStore;
+import dev.patchgrade.core.digest.Sanitizer;
+import dev.patchgrade.core.digest.TimeBuckets;
+import dev.patchgrade.core.envelope.EnvelopeGoal;
+import dev.patchgrade.core.envelope.HostCheck;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Setup problems end each goal in one error that names the file, the place and the fix, and still
+ * leave both reports, with no oracle written.
+ */
+class GoalErrorsTest {
+    @TempDir
+    Path dir;
+    private GoalSettings settings;
+
+    @BeforeEach
+    void settings() {
+        settings = new GoalSettings("digest", "errors", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
+    }
+
+    private GoalSettings settings(String goal) {
+        return new GoalSettings(goal, "errors", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
+    }
+
+    private DigestGoal.Options digest(Path cases, Path gold, List<String> command, String compiler) {
+        return new DigestGoal.Options(settings, cases, gold, command, Sanitizer.NONE, 5, TimeBuckets.parse(null), 3, compiler, List.of(), 2,
+                Shard.ALL, false);
+    }
+
+    private void assertReportsNameTheError(GoalSettings s, String type) throws Exception {
+        assertThat(Files.readString(s.xmlReport())).contains("<error message=").contains("type=\"" + type + "\"");
+        assertThat(Files.readString(s.jsonReport())).contains("\"type\" : \"" + type + "\"");
+    }
+
+    @Test
+    void aMissingBinaryIsCouldNotStartNamingTheCommand() throws Exception {
+        Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
+        GoldStore.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, "clean", "lt_50ms")), null, List.of());
+        GoalResult result = DigestGoal.grade(digest(cases, dir.resolve("gold"), List.of(dir.resolve("bin/missing").toString()), null),
+                GradeLog.SILENT);
+        assertThat(result.error().errorName()).isEqualTo("could_not_start");
+        assertThat(result.error().getMessage()).contains("bin/missing: not found").contains("build the binary before this goal runs");
+        assertReportsNameTheError(settings, "could_not_start");
+    }
+
+    @Test
+    void aDifferentCompilerIsToolchainDriftBeforeAnyCaseRuns() throws Exception {
+        Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
+        GoldStore.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, "clean", "lt_50ms")), "g++ (Imaginary) 1.0", List.of());
+        GoalResult result = DigestGoal.grade(digest(cases, dir.resolve("gold"), List.of(Fixtures.command("crash"), "exit:0"), "g++"),
+                GradeLog.SILENT);
+        assertThat(result.error().errorName()).isEqualTo("toolchain_drift");
+        assertThat(result.error().getMessage()).contains("recorded with \"g++ (Imaginary) 1.0\"").contains("nothing was graded");
+        assertThat(dir.resolve("out/cand")).doesNotExist();
+    }
+
+    @Test
+    void recordDigestRefusesAnExistingGoldAndLeavesItAlone() throws Exception {
+        Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
+        Path gold = Files.createDirectories(dir.resolve("gold"));
+        Path file = Files.writeString(gold.resolve("hand.json"), "{\"hand\": true}");
+        try {
+            DigestGoal.record(digest(cases, gold, List.of(Fixtures.command("crash"), "exit:0"), null), GradeLog.SILENT);
+        } catch (dev.patchgrade.core.PatchgradeException e) {
+            assertThat(e.errorName()).isEqualTo("refused_overwrite");
+            assertThat(e.getMessage()).contains(gold.toString()).contains("-Dpatchgrade.force=true");
+        }
+        assertThat(Files.readString(file)).isEqualTo("{\"hand\": true}");
+        assertThat(gold.toFile().list()).containsExactly("hand.json");
+    }
+
+    @Test
+    void aMalformedEnvelopeNamesTheKeyAndValue() throws Exception {
+        GoalSettings s = settings("envelope");
+        Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": \"8M\", \"max_user_us\": 1}");
+        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("crash")), null, 1,
+                HostCheck.FAIL, null, null), GradeLog.SILENT);
+        assertThat(result.error().getMessage()).isEqualTo(envelope + ": key \"max_rss_kb\" must be a non-negative whole number (KB) (found \"8M\")");
+        assertReportsNameTheError(s, "malformed_envelope");
+    }
+
+    @Test
+    void aDirectoryAsBinaryIsNotExecutable() throws Exception {
+        GoalSettings s = settings("envelope");
+        Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 100000, \"max_user_us\": 1000000}");
+        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(dir.toString()), null, 1,
+                HostCheck.FAIL, null, null), GradeLog.SILENT);
+        assertThat(result.error().errorName()).isEqualTo("could_not_start");
+        assertThat(result.error().getMessage()).contains("not executable (it is a directory)");
+    }
+
+    @Test
+    void aMissingSidecarIsReferenceIdentityDriftAndNothingRuns() throws Exception {
+        GoalSettings s = settings("three-column");
+        Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[\"exit:0\"],\"golden\":\"\"}\n");
+        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash")),
+                List.of(Fixtures.command("crash")), dir.resolve("reference.sha256"), Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        assertThat(result.error().errorName()).isEqualTo("reference_identity_drift");
+        assertThat(result.error().getMessage()).contains("no reference sidecar at " + dir.resolve("reference.sha256"))
+                .containsPattern("sha256 [0-9a-f]{64}").contains("freeze-reference");
+        assertThat(s.streamsDirectory()).doesNotExist();
+        assertReportsNameTheError(s, "reference_identity_drift");
+    }
+}
