@@ -46,3 +46,11 @@ assert feedback.find { it.id == 'tenths-15' }.reference == '2\n'
 def log = new File(basedir, 'build.log').text
 assert log.contains('worst pattern: candidate_regression')
 assert log.contains('BUILD SUCCESS')
+
+// Run under a German locale (see invoker.properties): every time is a dot decimal.
+reports.listFiles().findAll { it.name.endsWith('.xml') }.each { file ->
+    def suite = new XmlSlurper().parse(file)
+    assert suite.@time.text() ==~ /\d+\.\d{3}/ : "${file.name}: ${suite.@time}"
+    suite.testcase.each { assert it.@time.text() ==~ /\d+\.\d{3}/ }
+}
+assert log.contains('jvm-locale=de_DE')

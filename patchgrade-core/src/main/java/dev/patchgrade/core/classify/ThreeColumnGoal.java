@@ -67,6 +67,12 @@ public final class ThreeColumnGoal {
     }
 
     public static GoalResult grade(Options options, GradeLog log) {
+        GoalResult result = gradeAndReport(options, log);
+        Reports.summarize(options.settings(), log);
+        return result;
+    }
+
+    private static GoalResult gradeAndReport(Options options, GradeLog log) {
         GoalSettings settings = options.settings();
         long started = System.nanoTime();
         try {
@@ -89,7 +95,7 @@ public final class ThreeColumnGoal {
             return new GoalResult(failures, null, worst.wireName());
         } catch (PatchgradeException e) {
             Reports.writeError(settings, suiteName(settings, options.shard()), e,
-                    Map.of("goal", "three-column", "verdict", "error", "worst", e.errorName()));
+                    Map.of("goal", "three-column", "execution", settings.executionId(), "verdict", "error", "worst", e.errorName()));
             return GoalResult.error(e);
         }
     }
@@ -256,6 +262,7 @@ public final class ThreeColumnGoal {
         Reports.writeSuite(settings, suiteName(settings, options.shard()), tests, seconds);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("goal", "three-column");
+        report.put("execution", settings.executionId());
         report.put("verdict", worst.passed() ? "pass" : "fail");
         report.put("worst", worst.wireName());
         report.put("comparison", options.comparison().toString());

@@ -86,6 +86,12 @@ public final class DigestGoal {
     }
 
     public static GoalResult grade(Options options, GradeLog log) {
+        GoalResult result = gradeAndReport(options, log);
+        Reports.summarize(options.settings(), log);
+        return result;
+    }
+
+    private static GoalResult gradeAndReport(Options options, GradeLog log) {
         GoalSettings settings = options.settings();
         long started = System.nanoTime();
         try {
@@ -117,7 +123,7 @@ public final class DigestGoal {
             return new GoalResult(failures, null, failures.isEmpty() ? "pass" : rows.stream().filter(Row::failed)
                     .map(r -> r.drifts().get(0).field()).findFirst().orElse("fail"));
         } catch (PatchgradeException e) {
-            Reports.writeError(settings, suiteLabel(settings, options.shard()), e, Map.of("goal", "digest", "verdict", "error"));
+            Reports.writeError(settings, suiteLabel(settings, options.shard()), e, Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error"));
             return GoalResult.error(e);
         }
     }
@@ -277,6 +283,7 @@ public final class DigestGoal {
         Reports.writeSuite(settings, suiteLabel(settings, options.shard()), tests, seconds);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("goal", "digest");
+        report.put("execution", settings.executionId());
         report.put("verdict", rows.stream().anyMatch(Row::failed) ? "fail" : "pass");
         report.put("shard", options.shard().all() ? null : options.shard().index() + "/" + options.shard().count());
         report.put("sanitizer", options.sanitizer().name().toLowerCase(java.util.Locale.ROOT));

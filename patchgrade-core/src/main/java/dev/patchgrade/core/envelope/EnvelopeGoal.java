@@ -82,6 +82,12 @@ public final class EnvelopeGoal {
     }
 
     public static GoalResult grade(GradeOptions options, GradeLog log) {
+        GoalResult result = gradeAndReport(options, log);
+        Reports.summarize(options.settings(), log);
+        return result;
+    }
+
+    private static GoalResult gradeAndReport(GradeOptions options, GradeLog log) {
         GoalSettings settings = options.settings();
         long started = System.nanoTime();
         String caseName = options.command() == null || options.command().isEmpty() ? "envelope" : display(options.command());
@@ -124,11 +130,11 @@ public final class EnvelopeGoal {
                             + " and commit the envelope with the patch");
             return new GoalResult(failures, null, verdict.verdict());
         } catch (PatchgradeException e) {
-            Reports.writeError(settings, caseName, e, Map.of("mode", "grade", "verdict", "error"));
+            Reports.writeError(settings, caseName, e, Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"));
             return GoalResult.error(e);
         } catch (IOException e) {
             PatchgradeException error = new PatchgradeException("io_error", e.getMessage(), e);
-            Reports.writeError(settings, caseName, error, Map.of("mode", "grade", "verdict", "error"));
+            Reports.writeError(settings, caseName, error, Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"));
             return GoalResult.error(error);
         }
     }
@@ -209,6 +215,8 @@ public final class EnvelopeGoal {
         Reports.writeSuite(settings, List.of(test), seconds);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("mode", "grade");
+        json.put("goal", "envelope");
+        json.put("execution", settings.executionId());
         json.put("verdict", verdict.verdict());
         json.put("reasons", verdict.reasons());
         json.put("command", command);

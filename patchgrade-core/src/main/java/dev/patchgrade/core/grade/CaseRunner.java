@@ -4,6 +4,7 @@ import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -18,11 +19,17 @@ import java.util.function.Predicate;
  * order. Long runs print progress every few seconds, not a line per case.
  */
 public final class CaseRunner {
-    private static final long PROGRESS_NANOS = TimeUnit.SECONDS.toNanos(10);
+    public static final Duration PROGRESS_INTERVAL = Duration.ofSeconds(10);
 
     private CaseRunner() {}
 
     public static <C, R> List<R> runAll(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, GradeLog log) {
+        return runAll(cases, parallel, work, failing, log, PROGRESS_INTERVAL);
+    }
+
+    public static <C, R> List<R> runAll(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, GradeLog log,
+            Duration progressInterval) {
+        long progressNanos = progressInterval.toNanos();
         if (parallel < 1) {
             throw new PatchgradeException("bad_parameter", "<parallel> must be at least 1 (found " + parallel + ")");
         }
@@ -43,10 +50,10 @@ public final class CaseRunner {
                 R result;
                 while (true) {
                     try {
-                        result = future.get(1, TimeUnit.SECONDS);
+                        result = future.get(Math.min(1000, Math.max(1, progressInterval.toMillis())), TimeUnit.MILLISECONDS);
                         break;
                     } catch (TimeoutException e) {
-                        if (System.nanoTime() - lastReport > PROGRESS_NANOS) {
+                        if (System.nanoTime() - lastReport > progressNanos) {
                             log.info("progress: " + results.size() + "/" + cases.size() + " cases done, " + failures + " failing so far");
                             lastReport = System.nanoTime();
                         }
@@ -56,7 +63,7 @@ public final class CaseRunner {
                     failures++;
                 }
                 results.add(result);
-                if (System.nanoTime() - lastReport > PROGRESS_NANOS) {
+                if (System.nanoTime() - lastReport > progressNanos) {
                     log.info("progress: " + results.size() + "/" + cases.size() + " cases done, " + failures + " failing so far");
                     lastReport = System.nanoTime();
                 }

@@ -1,6 +1,8 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.report.HtmlSummary;
 import dev.patchgrade.core.report.JUnitXmlWriter;
 import dev.patchgrade.core.report.JsonReports;
 import dev.patchgrade.core.report.TestCaseReport;
@@ -27,5 +29,14 @@ public final class Reports {
         Map<String, Object> json = new LinkedHashMap<>(jsonHead);
         json.put("error", Map.of("type", error.errorName(), "message", error.getMessage()));
         JsonReports.write(json, settings.jsonReport());
+    }
+
+    /** Rebuilds the HTML summary over every execution's JSON report and says where it is. */
+    public static void summarize(GoalSettings settings, GradeLog log) {
+        try {
+            log.info("summary: " + HtmlSummary.refresh(settings.reportsDirectory()).toUri());
+        } catch (java.io.UncheckedIOException e) {
+            log.warn("could not write the HTML summary: " + e.getMessage());
+        }
     }
 }

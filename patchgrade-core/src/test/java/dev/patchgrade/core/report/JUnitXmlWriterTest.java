@@ -68,6 +68,7 @@ class JUnitXmlWriterTest {
         Document doc = parse(JUnitXmlWriter.render(new TestSuiteReport("s", "c", 0, List.of())));
         assertThat(doc.getElementsByTagName("testcase").getLength()).isEqualTo(1);
         assertThat(doc.getElementsByTagName("skipped").getLength()).isEqualTo(1);
+        assertThat(doc.getDocumentElement().getAttribute("skipped")).isEqualTo("1");
     }
 
     @Test

@@ -1,0 +1,249 @@
+package dev.patchgrade.core.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code index.html}: one self-contained page (inline CSS, no script, no network) over every goal
+ * execution whose JSON report lies in the reports directory, rebuilt after each execution so the
+ * last one of a module build covers them all. Envelopes get a bar per figure (measured against its
+ * ceiling), digests a grid of the drifting fields per case, three-column grades the pattern counts.
+ */
+public final class HtmlSummary {
+    public static final String FILE = "index.html";
+
+    private HtmlSummary() {}
+
+    public static Path refresh(Path reportsDirectory) {
+        List<JsonNode> reports = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        try (Stream<Path> files = Files.list(reportsDirectory)) {
+            for (Path file : files.sorted().toList()) {
+                String name = file.getFileName().toString();
+                if (name.startsWith("patchgrade.") && name.endsWith(".json")) {
+                    try {
+                        reports.add(JsonReports.MAPPER.readTree(file.toFile()));
+                        names.add(name.substring("patchgrade.".length(), name.length() - ".json".length()));
+                    } catch (IOException e) {
+                        // a report being replaced right now is picked up by the next refresh
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + reportsDirectory, e);
+        }
+        Path index = reportsDirectory.resolve(FILE);
+        try {
+            AtomicFiles.write(index, render(names, reports).getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + index, e);
+        }
+        return index;
+    }
+
+    static String render(List<String> names, List<JsonNode> reports) {
+        StringBuilder html = new StringBuilder(16_384);
+        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>patchgrade summary</title>\n<style>\n")
+                .append(CSS).append("</style></head>\n<body>\n<h1>patchgrade summary</h1>\n");
+        html.append("<table class=\"overview\"><tr><th>goal execution</th><th>outcome</th><th>graded</th></tr>\n");
+        for (int i = 0; i < reports.size(); i++) {
+            JsonNode report = reports.get(i);
+            String outcome = outcome(report);
+            html.append("<tr><td><a href=\"#").append(esc(names.get(i))).append("\">").append(esc(names.get(i))).append("</a></td><td class=\"")
+                    .append(cssClass(outcome)).append("\">").append(esc(outcome)).append("</td><td>").append(graded(report)).append("</td></tr>\n");
+        }
+        html.append("</table>\n");
+        for (int i = 0; i < reports.size(); i++) {
+            JsonNode report = reports.get(i);
+            String outcome = outcome(report);
+            html.append("<section id=\"").append(esc(names.get(i))).append("\"><h2>").append(esc(names.get(i)))
+                    .append(" <span class=\"badge ").append(cssClass(outcome)).append("\">").append(esc(outcome)).append("</span></h2>\n");
+            if (report.has("error")) {
+                html.append("<p class=\"error\"><b>").append(esc(report.path("error").path("type").asText())).append("</b>: ")
+                        .append(esc(report.path("error").path("message").asText())).append("</p>\n");
+            } else if (report.has("ceilings")) {
+                envelope(html, report);
+            } else if (report.has("rows")) {
+                threeColumn(html, report);
+            } else if (report.has("cases")) {
+                digest(html, report);
+            }
+            html.append("</section>\n");
+        }
+        html.append("<footer>Written by patchgrade. Full reports: TEST-*.xml (JUnit) and patchgrade.*.json beside this page.</footer>\n</body></html>\n");
+        return html.toString();
+    }
+
+    private static String outcome(JsonNode report) {
+        if (report.has("error")) {
+            return "error: " + report.path("error").path("type").asText();
+        }
+        if (report.has("worst")) {
+            return report.path("worst").asText();
+        }
+        return report.path("verdict").asText("unknown");
+    }
+
+    private static String cssClass(String outcome) {
+        return switch (outcome) {
+            case "accept", "pass", "pass_all_agree" -> "ok";
+            default -> outcome.startsWith("error") ? "err" : "bad";
+        };
+    }
+
+    private static String graded(JsonNode report) {
+        if (report.has("rows")) {
+            return report.path("rows").size() + " rows";
+        }
+        if (report.has("cases")) {
+            return report.path("cases").size() + " cases";
+        }
+        if (report.has("ceilings")) {
+            return report.path("runs").size() + " run(s)";
+        }
+        return "";
+    }
+
+    private static void envelope(StringBuilder html, JsonNode report) {
+        html.append("<p>command: <code>").append(esc(join(report.path("command")))).append("</code>");
+        if (report.path("reasons").size() > 0) {
+            html.append(" &mdash; reasons: <b>").append(esc(join(report.path("reasons")))).append("</b>");
+        }
+        html.append("</p>\n<table class=\"bars\"><tr><th>figure</th><th>measured against ceiling</th><th>measured</th><th>ceiling</th><th>headroom</th></tr>\n");
+        Iterator<Map.Entry<String, JsonNode>> ceilings = report.path("ceilings").fields();
+        while (ceilings.hasNext()) {
+            Map.Entry<String, JsonNode> entry = ceilings.next();
+            String key = entry.getKey();
+            long ceiling = entry.getValue().asLong();
+            JsonNode measuredNode = report.path("measured").path(measuredKey(key));
+            if (measuredNode.isMissingNode() || measuredNode.isNull()) {
+                continue;
+            }
+            long measured = measuredNode.asLong();
+            double scale = Math.max(ceiling, measured);
+            double measuredPct = scale == 0 ? 0 : measured * 100.0 / scale;
+            double ceilingPct = scale == 0 ? 100 : ceiling * 100.0 / scale;
+            boolean over = measured > ceiling;
+            String headroom = ceiling == 0 ? "-" : String.format(Locale.ROOT, "%+.0f%%", (ceiling - measured) * 100.0 / ceiling);
+            html.append("<tr><td>").append(esc(key)).append("</td><td><div class=\"track\"><div class=\"fill ").append(over ? "bad" : "ok")
+                    .append("\" style=\"width:").append(pct(measuredPct)).append("%\"></div><div class=\"limit\" style=\"left:").append(pct(ceilingPct))
+                    .append("%\" title=\"ceiling\"></div></div></td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", measured))
+                    .append("</td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", ceiling)).append("</td><td class=\"num ")
+                    .append(over ? "bad" : "ok").append("\">").append(headroom).append("</td></tr>\n");
+        }
+        html.append("</table>\n");
+    }
+
+    private static String measuredKey(String ceilingKey) {
+        return switch (ceilingKey) {
+            case "max_rss_kb" -> "max_rss_kb";
+            case "max_user_us" -> "user_us";
+            case "max_sys_us" -> "sys_us";
+            case "max_wall_ms" -> "wall_ms";
+            default -> ceilingKey.substring("max_".length());
+        };
+    }
+
+    private static final List<String> FIELDS = List.of("exit", "stdout_sha256", "stderr_sha256", "sanitizer", "time_bucket");
+
+    private static void digest(StringBuilder html, JsonNode report) {
+        html.append("<table class=\"grid\"><tr><th>case</th><th>verdict</th>");
+        FIELDS.forEach(field -> html.append("<th>").append(field).append("</th>"));
+        html.append("</tr>\n");
+        for (JsonNode row : report.path("cases")) {
+            boolean failed = "fail".equals(row.path("verdict").asText());
+            html.append("<tr><td>").append(esc(row.path("case").asText())).append("</td><td class=\"").append(failed ? "bad" : "ok").append("\">")
+                    .append(failed ? "FAIL" : "pass").append("</td>");
+            for (String field : FIELDS) {
+                boolean drifted = false;
+                for (JsonNode drift : row.path("drift")) {
+                    drifted |= drift.asText().startsWith(field + ":");
+                }
+                String gold = shortValue(row.path("gold").path(field));
+                String cand = shortValue(row.path("candidate").path(field));
+                html.append("<td class=\"").append(drifted ? "drift" : "same").append("\">")
+                        .append(drifted ? esc(gold) + " &rarr; " + esc(cand) : esc(cand)).append("</td>");
+            }
+            html.append("</tr>\n");
+        }
+        html.append("</table>\n");
+    }
+
+    private static void threeColumn(StringBuilder html, JsonNode report) {
+        html.append("<p>comparison: <code>").append(esc(report.path("comparison").asText())).append("</code></p>\n<table class=\"bars\">");
+        int total = Math.max(1, report.path("rows").size());
+        Iterator<Map.Entry<String, JsonNode>> counts = report.path("counts").fields();
+        while (counts.hasNext()) {
+            Map.Entry<String, JsonNode> entry = counts.next();
+            int n = entry.getValue().asInt();
+            html.append("<tr><td>").append(esc(entry.getKey())).append("</td><td><div class=\"track\"><div class=\"fill ")
+                    .append(cssClass(entry.getKey())).append("\" style=\"width:").append(pct(n * 100.0 / total)).append("%\"></div></div></td><td class=\"num\">")
+                    .append(n).append("</td></tr>\n");
+        }
+        html.append("</table>\n<table class=\"grid\"><tr><th>case</th><th>pattern</th><th>reference</th><th>candidate</th><th>golden</th></tr>\n");
+        for (JsonNode row : report.path("rows")) {
+            String pattern = row.path("pattern").asText();
+            html.append("<tr><td>").append(esc(row.path("id").asText())).append("</td><td class=\"").append(cssClass(pattern)).append("\">")
+                    .append(esc(pattern)).append("</td><td><code>").append(esc(excerpt(row.path("reference").path("stdout").asText())))
+                    .append("</code></td><td><code>").append(esc(excerpt(row.path("candidate").path("stdout").asText())))
+                    .append("</code></td><td><code>").append(esc(excerpt(row.path("golden").asText()))).append("</code></td></tr>\n");
+        }
+        html.append("</table>\n");
+    }
+
+    private static String shortValue(JsonNode value) {
+        if (value.isNull() || value.isMissingNode()) {
+            return "null";
+        }
+        String text = value.asText();
+        return text.matches("[0-9a-f]{64}") ? text.substring(0, 12) : text;
+    }
+
+    private static String excerpt(String text) {
+        String stripped = text.strip();
+        return stripped.length() > 200 ? stripped.substring(0, 200) + "..." : stripped;
+    }
+
+    private static String join(JsonNode array) {
+        List<String> parts = new ArrayList<>();
+        array.forEach(part -> parts.add(part.asText()));
+        return String.join(" ", parts);
+    }
+
+    private static String pct(double value) {
+        return String.format(Locale.ROOT, "%.1f", Math.max(0, Math.min(100, value)));
+    }
+
+    static String esc(String text) {
+        return XmlText.clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    }
+
+    private static final String CSS = """
+            body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
+            h1 { font-size: 1.5em; } h2 { font-size: 1.15em; margin-top: 1.6em; }
+            table { border-collapse: collapse; margin: .5em 0; }
+            th, td { border: 1px solid #ddd; padding: .25em .6em; text-align: left; vertical-align: top; }
+            th { background: #f4f4f4; }
+            td.num { text-align: right; font-variant-numeric: tabular-nums; }
+            .ok { color: #176f2c; } .bad { color: #b3261e; font-weight: 600; } .err { color: #8a4b00; font-weight: 600; }
+            .badge { font-size: .8em; border: 1px solid currentColor; border-radius: 3px; padding: 0 .4em; }
+            .track { position: relative; width: 320px; height: 14px; background: #eee; border-radius: 2px; }
+            .fill { position: absolute; left: 0; top: 0; bottom: 0; border-radius: 2px; }
+            .fill.ok { background: #4caf50; } .fill.bad { background: #e53935; } .fill.err { background: #fb8c00; }
+            .limit { position: absolute; top: -3px; bottom: -3px; width: 2px; background: #222; }
+            td.drift { background: #fde7e7; color: #b3261e; } td.same { color: #666; }
+            code { font-family: ui-monospace, monospace; white-space: pre-wrap; }
+            p.error { background: #fff4e5; padding: .6em; border-left: 4px solid #fb8c00; }
+            footer { margin-top: 2em; color: #777; font-size: .85em; }
+            """;
+}

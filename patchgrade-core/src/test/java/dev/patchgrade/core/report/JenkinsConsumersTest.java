@@ -1,0 +1,116 @@
+package dev.patchgrade.core.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.digest.DigestGoal;
+import dev.patchgrade.core.digest.Sanitizer;
+import dev.patchgrade.core.digest.TimeBuckets;
+import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalSettings;
+import java.io.File;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import javax.xml.XMLConstants;
+import javax.xml.transform.stream.StreamSource;
+import javax.xml.validation.SchemaFactory;
+import org.apache.maven.plugin.surefire.log.api.NullConsoleLogger;
+import org.apache.maven.plugins.surefire.report.ReportTestCase;
+import org.apache.maven.plugins.surefire.report.ReportTestSuite;
+import org.apache.maven.plugins.surefire.report.TestSuiteXmlParser;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A digest of a candidate whose output holds NUL, an ANSI escape, U+FFFE, invalid UTF-8 and a CDATA
+ * terminator, graded for real; its JUnit XML must satisfy the surefire XSD, surefire's own report
+ * parser and Debian's junitparser, with the expected counts and failure types.
+ */
+class JenkinsConsumersTest {
+    @TempDir
+    static Path dir;
+    static Path xml;
+
+    @BeforeAll
+    static void gradeAHostileCandidate() throws Exception {
+        Path cases = Files.writeString(dir.resolve("cases.jsonl"), """
+                {"id":"calm","args":["calm"]}
+                {"id":"loud]]>\\u001b[1m","args":["loud"]}
+                {"id":"quiet","args":["quiet"]}
+                """);
+        GoalSettings record = new GoalSettings("digest", "hostile", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
+        GoalSettings grade = new GoalSettings("digest", "hostile", dir.resolve("reports"), dir.resolve("out"), dir,
+                Map.of("HOSTILE_VARIANT", "changed"));
+        DigestGoal.record(options(record, cases), GradeLog.SILENT);
+        GoalResult result = DigestGoal.grade(options(grade, cases), GradeLog.SILENT);
+        assertThat(result.failures()).hasSize(1);
+        xml = grade.xmlReport();
+    }
+
+    private static DigestGoal.Options options(GoalSettings settings, Path cases) {
+        return new DigestGoal.Options(settings, cases, dir.resolve("gold"), List.of(Fixtures.command("hostile_output")), Sanitizer.NONE, 5,
+                TimeBuckets.parse(null), 0, null, List.of(), 2, Shard.ALL, true);
+    }
+
+    @Test
+    void theRawReportReallyCarriesTheHostileText() throws Exception {
+        String text = Files.readString(xml, StandardCharsets.UTF_8);
+        assertThat(text).contains("]]]]><![CDATA[>").contains("\uFFFD").doesNotContain("\u0000").doesNotContain("\u001b");
+    }
+
+    @Test
+    void validatesAgainstTheSurefireXsd() throws Exception {
+        Path xsd = Path.of(System.getProperty("patchgrade.surefireXsd", "missing.xsd"));
+        assertThat(xsd).as("unpacked from surefire's source release by the build").exists();
+        SchemaFactory factory = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
+        factory.newSchema(xsd.toFile()).newValidator().validate(new StreamSource(xml.toFile()));
+    }
+
+    @Test
+    void surefiresReportParserReadsTheCounts() throws Exception {
+        List<ReportTestSuite> suites = new TestSuiteXmlParser(new NullConsoleLogger()).parse(xml.toString());
+        assertThat(suites).hasSize(1);
+        ReportTestSuite suite = suites.get(0);
+        assertThat(suite.getNumberOfTests()).isEqualTo(3);
+        assertThat(suite.getNumberOfFailures()).isEqualTo(1);
+        assertThat(suite.getNumberOfErrors()).isZero();
+        ReportTestCase failed = suite.getTestCases().stream().filter(ReportTestCase::hasFailure).findFirst().orElseThrow();
+        assertThat(failed.getFailureType()).isEqualTo("stdout_sha256");
+        assertThat(failed.getName()).startsWith("loud]]>");
+    }
+
+    @Test
+    void debiansJunitparserReadsTheCountsAndTypes() throws Exception {
+        ExternalTools.require(ExternalTools.junitparser(), "python3-junitparser", "apt-get install python3-junitparser");
+        Path script = dir.resolve("junitparser_counts.py");
+        try (InputStream in = JenkinsConsumersTest.class.getResourceAsStream("/junitparser_counts.py")) {
+            Files.copy(in, script);
+        }
+        Process process = new ProcessBuilder("/usr/bin/python3", script.toString(), xml.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(process.exitValue()).as(output).isZero();
+        JsonNode seen = JsonReports.MAPPER.readTree(output);
+        assertThat(seen.path("tests").asInt()).isEqualTo(3);
+        assertThat(seen.path("failures").asInt()).isEqualTo(1);
+        assertThat(seen.path("errors").asInt()).isZero();
+        assertThat(seen.path("types").get(0).asText()).isEqualTo("stdout_sha256");
+        assertThat(seen.path("suites").get(0).asText()).isEqualTo("patchgrade.digest.hostile");
+    }
+
+    @Test
+    void theHtmlSummaryHoldsNoRawControlCharacters() throws Exception {
+        String html = Files.readString(dir.resolve("reports").resolve(HtmlSummary.FILE), StandardCharsets.UTF_8);
+        assertThat(html).contains("digest.hostile").contains("FAIL").doesNotContain("\u0000").doesNotContain("\u001b");
+        assertThat(new File(dir.resolve("reports").toFile(), "index.html")).exists();
+    }
+}
