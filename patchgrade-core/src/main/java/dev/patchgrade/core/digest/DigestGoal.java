@@ -230,6 +230,14 @@ public final class DigestGoal {
                 break;
             }
         }
+        if (measured.launch().outputLimited()) {
+            // The hashes are of a truncated stream: say so first instead of letting them look like a behaviour change.
+            List<DigestTuple.Drift> withCap = new ArrayList<>();
+            withCap.add(new DigestTuple.Drift("output_limit", "under " + LaunchRequest.DEFAULT_OUTPUT_LIMIT + " bytes per stream",
+                    "stopped at the cap (stdout " + measured.launch().stdout().bytes() + ", stderr " + measured.launch().stderr().bytes() + " bytes)"));
+            withCap.addAll(drifts);
+            drifts = withCap;
+        }
         return new Row(c, gold, measured.tuple(), drifts, reruns, measured.launch());
     }
 

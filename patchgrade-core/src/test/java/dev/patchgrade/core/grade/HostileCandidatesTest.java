@@ -1,0 +1,203 @@
+package dev.patchgrade.core.grade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.classify.Comparison;
+import dev.patchgrade.core.classify.ThreeColumnGoal;
+import dev.patchgrade.core.digest.DigestGoal;
+import dev.patchgrade.core.digest.DigestTuple;
+import dev.patchgrade.core.digest.GoldStore;
+import dev.patchgrade.core.digest.Sanitizer;
+import dev.patchgrade.core.digest.TimeBuckets;
+import dev.patchgrade.core.envelope.EnvelopeGoal;
+import dev.patchgrade.core.envelope.HostCheck;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Candidates written to get a green grade by any means. Each must end in its verdict within its time
+ * bound, leave no process of the fixture behind, and leave well-formed reports.
+ */
+class HostileCandidatesTest {
+    private static final String EMPTY = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+    @TempDir
+    Path dir;
+
+    private GoalSettings settings(String goal, String execution) {
+        return new GoalSettings(goal, execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
+    }
+
+    /** A gold that expects a quiet, clean, fast exit 0 for every case. */
+    private DigestGoal.Options digestAgainstQuietGold(String execution, List<String> command, String... ids) throws Exception {
+        StringBuilder cases = new StringBuilder();
+        List<DigestTuple> gold = new java.util.ArrayList<>();
+        for (String id : ids) {
+            cases.append(id).append('\n');
+            gold.add(new DigestTuple(id, 0, EMPTY, EMPTY, "clean", "lt_50ms"));
+        }
+        Path casesFile = Files.writeString(dir.resolve(execution + ".txt"), cases);
+        GoldStore.replace(dir.resolve(execution + "-gold"), gold, null, List.of());
+        return new DigestGoal.Options(settings("digest", execution), casesFile, dir.resolve(execution + "-gold"), command, Sanitizer.NONE, 2,
+                TimeBuckets.parse(null), 0, null, List.of(), 2, Shard.ALL, false);
+    }
+
+    private record Timed(GoalResult result, long millis) {}
+
+    private static Timed timed(java.util.function.Supplier<GoalResult> goal) {
+        long start = System.nanoTime();
+        GoalResult result = goal.get();
+        return new Timed(result, (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static void wellFormed(GoalSettings settings) throws Exception {
+        DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(settings.xmlReport().toFile());
+        assertThat(settings.jsonReport()).exists();
+        try (var files = Files.list(settings.reportsDirectory())) {
+            assertThat(files.map(p -> p.getFileName().toString())).noneMatch(name -> name.endsWith(".tmp"));
+        }
+    }
+
+    @Test
+    void printingForeverStopsAtTheOutputCap() throws Exception {
+        DigestGoal.Options options = digestAgainstQuietGold("forever", List.of(Fixtures.command("print_forever")), "flood");
+        Timed run = timed(() -> DigestGoal.grade(options, GradeLog.SILENT));
+        assertThat(run.result().worst()).isEqualTo("output_limit");
+        assertThat(run.result().failures().get(0)).contains("output_limit: under 67108864 bytes per stream -> stopped at the cap");
+        assertThat(run.millis()).isLessThan(2_000 + 5_000);
+        assertThat(Files.size(options.settings().streamsDirectory().resolve("flood.stdout"))).isLessThanOrEqualTo(64L << 20);
+        assertThat(Fixtures.aliveAfterSettling("print_forever")).isEmpty();
+        wellFormed(options.settings());
+    }
+
+    @Test
+    void ignoringSigtermEndsInATimeoutAndDies() throws Exception {
+        DigestGoal.Options options = digestAgainstQuietGold("sleeper", List.of(Fixtures.command("ignore_term_sleeper")), "nap");
+        Timed run = timed(() -> DigestGoal.grade(options, GradeLog.SILENT));
+        assertThat(run.result().failures()).singleElement().asString().startsWith("nap: sanitizer: clean -> timeout");
+        assertThat(run.millis()).isBetween(2_000L, 2_000L + 5_000);
+        assertThat(Fixtures.aliveAfterSettling("ignore_term_sleeper")).isEmpty();
+        wellFormed(options.settings());
+    }
+
+    @Test
+    void aGrandchildHoldingStdoutOpenIsGradedInTheParentsTime() throws Exception {
+        DigestGoal.Options options = digestAgainstQuietGold("grandchild", List.of(Fixtures.command("escaping_grandchild")), "bg", "setsid");
+        Timed run = timed(() -> DigestGoal.grade(options, GradeLog.SILENT));
+        // Only stdout differs from a quiet gold: the parent printed and exited 0, nothing timed out.
+        assertThat(run.result().failures()).hasSize(2).allMatch(f -> f.contains("stdout_sha256") && !f.contains("timeout"));
+        assertThat(run.millis()).isLessThan(5_000);
+        assertThat(Fixtures.aliveAfterSettling("escaping_grandchild")).isEmpty();
+        wellFormed(options.settings());
+    }
+
+    @Test
+    void forkedChildrenAreAllGone() throws Exception {
+        DigestGoal.Options options = digestAgainstQuietGold("forks", List.of(Fixtures.command("fork_many")), "32");
+        Timed run = timed(() -> DigestGoal.grade(options, GradeLog.SILENT));
+        assertThat(run.result().failures()).singleElement().asString().contains("stdout_sha256");
+        assertThat(run.millis()).isLessThan(5_000);
+        assertThat(Fixtures.aliveAfterSettling("fork_many")).isEmpty();
+    }
+
+    @Test
+    void crashesAreNamedBySignal() throws Exception {
+        DigestGoal.Options options = digestAgainstQuietGold("crashes", List.of(Fixtures.command("crash")), "segv", "abort", "kill");
+        GoalResult result = DigestGoal.grade(options, GradeLog.SILENT);
+        assertThat(result.failures()).containsExactly(
+                "segv: sanitizer: clean -> crash; exit: 0 -> -11; stderr_sha256: " + EMPTY + " -> "
+                        + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to segv\n".getBytes(StandardCharsets.UTF_8)),
+                "abort: sanitizer: clean -> crash; exit: 0 -> -6; stderr_sha256: " + EMPTY + " -> "
+                        + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to abort\n".getBytes(StandardCharsets.UTF_8)),
+                "kill: sanitizer: clean -> crash; exit: 0 -> -9; stderr_sha256: " + EMPTY + " -> "
+                        + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to kill\n".getBytes(StandardCharsets.UTF_8)));
+        for (String how : List.of("segv", "abort", "kill")) {
+            GoalSettings s = settings("envelope", "crash-" + how);
+            Path envelope = Files.writeString(dir.resolve("envelope-" + how + ".json"),
+                    "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}");
+            GoalResult graded = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("crash"), how), null, 1,
+                    HostCheck.IGNORE, null, null), GradeLog.SILENT);
+            assertThat(graded.failures()).singleElement().asString()
+                    .contains("signal_SIG" + Map.of("segv", "SEGV", "abort", "ABRT", "kill", "KILL").get(how));
+            wellFormed(s);
+        }
+    }
+
+    @Test
+    void silentAndStderrOnlyCandidates() throws Exception {
+        DigestGoal.Options quiet = digestAgainstQuietGold("silent", List.of(Fixtures.command("crash")), "exit:0");
+        assertThat(DigestGoal.grade(quiet, GradeLog.SILENT).failures()).singleElement().asString()
+                .startsWith("exit:0: stderr_sha256");
+        DigestGoal.Options loud = digestAgainstQuietGold("stderr-only", List.of(Fixtures.command("write_bytes"), "10"), "err");
+        GoalResult result = DigestGoal.grade(loud, GradeLog.SILENT);
+        assertThat(result.failures()).singleElement().asString().startsWith("err: stderr_sha256: " + EMPTY + " -> ");
+        assertThat(Files.size(loud.settings().streamsDirectory().resolve("err.stderr"))).isEqualTo(10L << 20);
+        assertThat(Files.size(loud.settings().xmlReport())).as("excerpts are capped").isLessThan(100_000);
+        wellFormed(loud.settings());
+    }
+
+    @Test
+    void rewritingTheGoldDirectoryIsOracleTampered() throws Exception {
+        Path planted = dir.resolve("tamper-gold").resolve("planted.json");
+        DigestGoal.Options options = digestAgainstQuietGold("tamper", List.of(Fixtures.command("tamper_file"), planted.toString()), "one");
+        GoalResult result = DigestGoal.grade(options, GradeLog.SILENT);
+        assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
+        assertThat(result.error().getMessage()).contains(dir.resolve("tamper-gold").toString());
+        wellFormed(options.settings());
+    }
+
+    @Test
+    void rewritingTheCasesFileIsOracleTampered() throws Exception {
+        Path cases = dir.resolve("rewrite.txt");
+        DigestGoal.Options options = digestAgainstQuietGold("rewrite", List.of(Fixtures.command("tamper_file"), cases.toString()), "one");
+        assertThat(DigestGoal.grade(options, GradeLog.SILENT).error().getMessage()).contains("rewrite.txt");
+    }
+
+    @Test
+    void rewritingTheEnvelopeIsOracleTampered() throws Exception {
+        GoalSettings s = settings("envelope", "tamper");
+        Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}");
+        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("tamper_file"), envelope.toString()),
+                null, 1, HostCheck.IGNORE, null, null), GradeLog.SILENT);
+        assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
+        assertThat(result.error().getMessage()).contains("envelope.json");
+        wellFormed(s);
+    }
+
+    @Test
+    void rewritingTheSidecarIsOracleTampered() throws Exception {
+        GoalSettings s = settings("three-column", "tamper");
+        Path sidecar = dir.resolve("reference.sha256");
+        ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
+        Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[],\"golden\":\"ok\"}\n");
+        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash"), "exit:0"),
+                List.of(Fixtures.command("tamper_file"), sidecar.toString()), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
+        assertThat(result.error().getMessage()).contains("reference.sha256");
+    }
+
+    @Test
+    void aCandidateSnoopingItsEnvironmentFindsNoOracle() throws Exception {
+        GoalSettings s = settings("three-column", "snoop");
+        Path sidecar = dir.resolve("snoop.sha256");
+        ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
+        String golden = "THE-GOLDEN-ANSWER-42";
+        Path cases = Files.writeString(dir.resolve("snoop.jsonl"), "{\"id\":\"a\",\"args\":[\"arg\"],\"golden\":\"" + golden + "\"}\n");
+        ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash"), "exit:0"),
+                List.of(Fixtures.command("child_state")), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        String seen = Files.readString(s.streamsDirectory().resolve("a.candidate.stdout"));
+        assertThat(seen).contains("arg arg\n").doesNotContain(golden).doesNotContain("snoop.jsonl").doesNotContain("snoop.sha256")
+                .doesNotContain(dir.toString() + "/reports");
+        assertThat(seen.lines().filter(l -> l.startsWith("env ")).map(l -> l.substring(4, l.indexOf('='))).sorted().toList())
+                .containsExactly("LC_ALL", "PATH", "TZ");
+    }
+}
