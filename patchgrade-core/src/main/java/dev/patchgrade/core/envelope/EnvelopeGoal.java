@@ -92,7 +92,11 @@ public final class EnvelopeGoal {
         long started = System.nanoTime();
         String caseName = options.command() == null || options.command().isEmpty() ? "envelope" : display(options.command());
         try {
-            OracleGuard guard = OracleGuard.snapshot(List.of(options.envelope()));
+            List<Path> oracles = new ArrayList<>(List.of(options.envelope()));
+            if (options.expectStdout() != null) {
+                oracles.add(options.expectStdout());
+            }
+            OracleGuard guard = OracleGuard.snapshot(oracles);
             Envelope envelope = EnvelopeFile.read(options.envelope());
             List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
             if (command.isEmpty()) {
