@@ -26,6 +26,11 @@ cp="$root/patchgrade-core/target/classes:$root/patchgrade-core/target/test-class
 bench() { java -cp "$cp" "$@"; }
 
 echo
+echo "== 0. peak RSS: the launcher next to GNU time, with the JVM holding a large heap =="
+g++ -std=c++17 -O2 -o "$work/touch_mb" "$root/patchgrade-core/src/test/cpp/touch_mb.cpp"
+bench dev.patchgrade.core.bench.LaunchBench rss /bin/true "$work/touch_mb 50" "$work/score_lookup scan" "$work/score_lookup cache"
+
+echo
 echo "== 1. launch cost (ms per launch of a trivial program, $launches launches each) =="
 bench dev.patchgrade.core.bench.LaunchBench launches "$work/trivial" "$work/spawn_floor" "$launches"
 

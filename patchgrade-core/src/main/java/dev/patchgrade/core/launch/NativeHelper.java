@@ -47,7 +47,7 @@ public final class NativeHelper {
         } catch (IOException e) {
             return new Located(null, compiler + " -dumpmachine failed: " + e.getMessage());
         }
-        String key = StreamHashing.sha256Hex(concat(source, machine.getBytes(StandardCharsets.UTF_8))).substring(0, 16);
+        String key = StreamHashing.sha256Hex(concat(source, (machine + "\nstatic-first").getBytes(StandardCharsets.UTF_8))).substring(0, 16);
         Path directory = cacheRoot().resolve("helper-" + key);
         Path binary = directory.resolve(BINARY_NAME);
         if (Files.isExecutable(binary)) {
@@ -59,7 +59,14 @@ public final class NativeHelper {
             Path building = directory.resolve(BINARY_NAME + ".tmp-" + ProcessHandle.current().pid());
             try {
                 Files.write(sourceFile, source);
-                runForOutput(List.of(compiler, "-O2", "-o", building.toString(), sourceFile.toString()), directory);
+                try {
+                    // Static, so the helper's own high-water mark (which every child inherits at exec)
+                    // stays below even /bin/true's RSS; a dynamic glibc would add about 450 KB.
+                    runForOutput(List.of(compiler, "-O2", "-static", "-o", building.toString(), sourceFile.toString()), directory);
+                } catch (IOException noStaticLibc) {
+                    log.debug("static link of the launch helper failed, linking dynamically: " + noStaticLibc.getMessage());
+                    runForOutput(List.of(compiler, "-O2", "-o", building.toString(), sourceFile.toString()), directory);
+                }
                 try {
                     Files.move(building, binary, StandardCopyOption.ATOMIC_MOVE);
                 } catch (AtomicMoveNotSupportedException e) {

@@ -35,6 +35,7 @@ public final class LaunchBench {
             case "hashing" -> hashing(args[1], Integer.parseInt(args[2]));
             case "noise" -> noise(args[1], args[2], Integer.parseInt(args[3]));
             case "digest" -> digest(args[1], Integer.parseInt(args[2]));
+            case "rss" -> rss(java.util.Arrays.copyOfRange(args, 1, args.length));
             default -> throw new IllegalArgumentException("unknown bench " + args[0]);
         }
     }
@@ -215,5 +216,46 @@ public final class LaunchBench {
         try (var files = Files.walk(work)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
+    }
+
+    /**
+     * Peak RSS as the launcher measures it, next to GNU time run from a shell, while this JVM holds
+     * 320 MiB of live heap. Each argument is one command line; each figure is the minimum of 3 runs.
+     */
+    private static void rss(String[] commands) throws Exception {
+        List<byte[]> ballast = new ArrayList<>();
+        for (int i = 0; i < 320; i++) {
+            byte[] block = new byte[1 << 20];
+            for (int j = 0; j < block.length; j += 4096) {
+                block[j] = 1;
+            }
+            ballast.add(block);
+        }
+        System.out.printf(Locale.ROOT, "JVM holding %d MiB of heap%n%-40s %12s %14s %8s%n", ballast.size(), "command", "launcher KB", "GNU time KB", "diff");
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT)) {
+            for (String line : commands) {
+                List<String> command = List.of(line.split(" "));
+                long ours = Long.MAX_VALUE;
+                long gnu = Long.MAX_VALUE;
+                for (int i = 0; i < 3; i++) {
+                    ours = Math.min(ours, launcher.launch(LaunchRequest.of(command)).usage().maxRssKb());
+                    Path report = Files.createTempFile("gnu-time", ".txt");
+                    Process p = new ProcessBuilder("/bin/sh", "-c", "exec /usr/bin/time -f %M -o " + report + " " + line + " >/dev/null").start();
+                    p.getInputStream().readAllBytes();
+                    p.waitFor();
+                    gnu = Math.min(gnu, Long.parseLong(Files.readString(report).strip()));
+                    Files.delete(report);
+                }
+                System.out.printf(Locale.ROOT, "%-40s %,12d %,14d %+7.1f%%%n", shortName(line), ours, gnu, (ours - gnu) * 100.0 / gnu);
+            }
+        }
+        if (ballast.isEmpty()) {
+            throw new IllegalStateException();
+        }
+    }
+
+    private static String shortName(String line) {
+        String[] parts = line.split(" ", 2);
+        return Path.of(parts[0]).getFileName() + (parts.length > 1 ? " " + parts[1] : "");
     }
 }
