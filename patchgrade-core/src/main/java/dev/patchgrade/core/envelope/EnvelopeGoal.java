@@ -290,7 +290,9 @@ public final class EnvelopeGoal {
             Ceiling ceiling = entry.getKey();
             long measured = entry.getValue();
             long limit = envelope.ceilings().get(ceiling);
-            String headroom = limit == 0 ? "-" : String.format(Locale.ROOT, "%+.0f%%", (limit - measured) * 100.0 / limit);
+            String headroom = limit == 0 ? "-" : measured > limit
+                    ? String.format(Locale.ROOT, "over by %.0f%%", (measured - limit) * 100.0 / limit)
+                    : String.format(Locale.ROOT, "%.0f%% left", (limit - measured) * 100.0 / limit);
             boolean broken = verdict.breaches().stream().anyMatch(b -> b.ceiling() == ceiling);
             table.row(ceiling.label(), amount(measured, ceiling), amount(limit, ceiling), headroom, broken ? "BROKEN" : "ok");
         }

@@ -134,7 +134,9 @@ public final class HtmlSummary {
             double measuredPct = scale == 0 ? 0 : measured * 100.0 / scale;
             double ceilingPct = scale == 0 ? 100 : ceiling * 100.0 / scale;
             boolean over = measured > ceiling;
-            String headroom = ceiling == 0 ? "-" : String.format(Locale.ROOT, "%+.0f%%", (ceiling - measured) * 100.0 / ceiling);
+            String headroom = ceiling == 0 ? "-" : over
+                    ? String.format(Locale.ROOT, "over by %.0f%%", (measured - ceiling) * 100.0 / ceiling)
+                    : String.format(Locale.ROOT, "%.0f%% left", (ceiling - measured) * 100.0 / ceiling);
             html.append("<tr><td>").append(esc(key)).append("</td><td><div class=\"track\"><div class=\"fill ").append(over ? "bad" : "ok")
                     .append("\" style=\"width:").append(pct(measuredPct)).append("%\"></div><div class=\"limit\" style=\"left:").append(pct(ceilingPct))
                     .append("%\" title=\"ceiling\"></div></div></td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", measured))

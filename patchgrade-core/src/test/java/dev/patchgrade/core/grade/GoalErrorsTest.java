@@ -119,4 +119,17 @@ class GoalErrorsTest {
         assertThat(s.streamsDirectory()).doesNotExist();
         assertReportsNameTheError(s, "reference_identity_drift");
     }
+
+    @Test
+    void goldRecordedUnderOtherNormalizeRulesIsNotCompared() throws Exception {
+        Path cases = Files.writeString(dir.resolve("cases.txt"), "exit:0\n");
+        List<dev.patchgrade.core.digest.NormalizeRule> rules = List.of(new dev.patchgrade.core.digest.NormalizeRule("0x[0-9a-f]+", "0xADDR"));
+        DigestGoal.Options recording = new DigestGoal.Options(settings, cases, dir.resolve("gold"), List.of(Fixtures.command("crash")),
+                Sanitizer.NONE, 5, TimeBuckets.parse(null), 0, null, rules, 1, Shard.ALL, false);
+        DigestGoal.record(recording, GradeLog.SILENT);
+        assertThat(DigestGoal.grade(recording, GradeLog.SILENT).failures()).isEmpty();
+        GoalResult unfiltered = DigestGoal.grade(digest(cases, dir.resolve("gold"), List.of(Fixtures.command("crash")), null), GradeLog.SILENT);
+        assertThat(unfiltered.error().errorName()).isEqualTo("normalize_drift");
+        assertThat(unfiltered.error().getMessage()).contains("recorded with normalize rules [0x[0-9a-f]+ -> 0xADDR] but this execution has (none)");
+    }
 }
