@@ -64,10 +64,6 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
                 buildDirectory.toPath().resolve("patchgrade"), workingDirectory.toPath(), environment);
     }
 
-    protected Path buildDirectory() {
-        return buildDirectory.toPath();
-    }
-
     protected static Path path(File file) {
         return file == null ? null : file.toPath();
     }

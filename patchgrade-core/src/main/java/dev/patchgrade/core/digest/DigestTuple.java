@@ -43,8 +43,4 @@ public record DigestTuple(String caseId, Integer exit, String stdoutSha256, Stri
         }
         return drifts;
     }
-
-    public DigestTuple withTimeBucket(String bucket) {
-        return new DigestTuple(caseId, exit, stdoutSha256, stderrSha256, sanitizer, bucket);
-    }
 }

@@ -40,7 +40,7 @@ public record LaunchResult(
         return wallMicros / 1000;
     }
 
-    /** Exit code, or the negated signal number convention's readable twin: the signal name. */
+    /** How the run ended, in words: "exit 3", "killed by SIGSEGV", "timed out", "could not start: ...". */
     public String outcome() {
         if (!started()) {
             return "could not start: " + startFailure.describe();

@@ -9,8 +9,4 @@ public record Usage(
         Long minorFaults, Long majorFaults, Long blockInputs, Long blockOutputs) {
 
     public static final Usage UNAVAILABLE = new Usage(null, null, null, null, null, null, null);
-
-    public boolean measured() {
-        return maxRssKb != null;
-    }
 }
