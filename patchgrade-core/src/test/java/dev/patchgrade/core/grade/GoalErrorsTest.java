@@ -77,12 +77,11 @@ class GoalErrorsTest {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
         Path gold = Files.createDirectories(dir.resolve("gold"));
         Path file = Files.writeString(gold.resolve("hand.json"), "{\"hand\": true}");
-        try {
-            DigestGoal.record(digest(cases, gold, List.of(Fixtures.command("crash"), "exit:0"), null), GradeLog.SILENT);
-        } catch (dev.patchgrade.core.PatchgradeException e) {
-            assertThat(e.errorName()).isEqualTo("refused_overwrite");
-            assertThat(e.getMessage()).contains(gold.toString()).contains("-Dpatchgrade.force=true");
-        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                () -> DigestGoal.record(digest(cases, gold, List.of(Fixtures.command("crash"), "exit:0"), null), GradeLog.SILENT))
+                .isInstanceOf(dev.patchgrade.core.PatchgradeException.class)
+                .hasMessageContaining(gold.toString()).hasMessageContaining("-Dpatchgrade.force=true")
+                .extracting(e -> ((dev.patchgrade.core.PatchgradeException) e).errorName()).isEqualTo("refused_overwrite");
         assertThat(Files.readString(file)).isEqualTo("{\"hand\": true}");
         assertThat(gold.toFile().list()).containsExactly("hand.json");
     }
