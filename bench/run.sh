@@ -20,7 +20,7 @@ echo "building patchgrade (tests skipped) ..."
 cc -O2 -o "$work/spawn_floor" "$root/bench/spawn_floor.c"
 cc -O2 -o "$work/trivial" "$root/bench/trivial.c"
 cc -O2 -o "$work/busy" "$root/bench/busy.c"
-g++ -std=c++17 -O2 -o "$work/score_lookup" "$root/it/src/it/it-parent/fixtures/score_lookup.cpp"
+g++ -std=c++17 -O2 -o "$work/score_lookup" "$root/examples/score-lookup/src/main/cpp/score_lookup.cpp"
 g++ -std=c++17 -O2 -o "$work/write_bytes" "$root/patchgrade-core/src/test/cpp/write_bytes.cpp"
 cp="$root/patchgrade-core/target/classes:$root/patchgrade-core/target/test-classes:$(cat "$work/classpath.txt")"
 bench() { java -cp "$cp" "$@"; }

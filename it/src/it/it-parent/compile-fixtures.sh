@@ -1,27 +1,35 @@
 #!/usr/bin/env bash
 # Compiles C++ fixtures with g++ -O2 into the output directory:
 #   - every NAME.cpp of the IT's own src/main/cpp,
-#   - each shared fixture it names (it-parent/fixtures/NAME.cpp).
-# A source whose first line is "// build: ubsan" also becomes NAME.ubsan, built with -fsanitize=undefined.
+#   - each shared fixture the IT names, looked up in the given directories in order (the example
+#     project's sources first, so the ITs grade the very programs the demo shows, then
+#     it-parent/fixtures for the candidates only the ITs need),
+#   - and, for each name in the ubsan list, NAME.ubsan built with -fsanitize=undefined.
+# Usage: compile-fixtures.sh OWN_SRC OUT_DIR SEARCH_DIRS(colon-separated) "NAMES" "UBSAN_NAMES"
 set -euo pipefail
 own=$1
 out=$2
-shared=$3
+search=$3
 names=${4:-}
+ubsan=${5:-}
 mkdir -p "$out"
-build() {
-  local file=$1 name
-  name=$(basename "${file%.cpp}")
-  g++ -std=c++17 -O2 -Wall -o "$out/$name" "$file"
-  if head -n 1 "$file" | grep -q '// build: ubsan'; then
-    g++ -std=c++17 -O1 -fsanitize=undefined -fno-omit-frame-pointer -o "$out/$name.ubsan" "$file"
-  fi
+find_source() {
+  local dir
+  IFS=: read -ra dirs <<< "$search"
+  for dir in "${dirs[@]}"; do
+    [[ -f $dir/$1.cpp ]] && { echo "$dir/$1.cpp"; return; }
+  done
+  echo "compile-fixtures.sh: no $1.cpp in $search" >&2
+  exit 1
 }
 if [[ -d $own ]]; then
   for file in "$own"/*.cpp; do
-    [[ -e $file ]] && build "$file"
+    [[ -e $file ]] && g++ -std=c++17 -O2 -Wall -o "$out/$(basename "${file%.cpp}")" "$file"
   done
 fi
 for name in $names; do
-  build "$shared/$name.cpp"
+  g++ -std=c++17 -O2 -Wall -o "$out/$name" "$(find_source "$name")"
+done
+for name in $ubsan; do
+  g++ -std=c++17 -O1 -fsanitize=undefined -fno-omit-frame-pointer -o "$out/$name.ubsan" "$(find_source "$name")"
 done

@@ -67,37 +67,30 @@ public final class ThreeColumnGoal {
     }
 
     public static GoalResult grade(Options options, GradeLog log) {
-        GoalResult result = gradeAndReport(options, log);
-        Reports.summarize(options.settings(), log);
-        return result;
+        GoalSettings settings = options.settings();
+        return Reports.grade(settings, suiteName(settings, options.shard()), e -> Map.of("goal", "three-column", "execution", settings.executionId(), "verdict", "error", "worst", e.errorName()), log, () -> gradeAndReport(options, log));
     }
 
     private static GoalResult gradeAndReport(Options options, GradeLog log) {
         GoalSettings settings = options.settings();
         long started = System.nanoTime();
-        try {
-            validate(options);
-            Path referenceBinary = referenceExecutable(settings, options.reference());
-            OracleGuard guard = OracleGuard.snapshot(List.of(options.cases(), options.referenceDigest(), referenceBinary));
-            checkIdentity(options, referenceBinary);
-            List<Case> cases = options.shard().select(CasesFile.read(options.cases(), true));
-            List<Row> rows;
-            try (Launcher launcher = Launchers.open(log)) {
-                rows = CaseRunner.runAll(cases, options.parallel(), c -> gradeRow(launcher, options, c), r -> !r.pattern().passed(), log);
-            }
-            guard.verifyUnchanged();
-            double seconds = (System.nanoTime() - started) / 1e9;
-            Pattern worst = rows.stream().map(Row::pattern).min(Enum::compareTo).orElse(Pattern.PASS_ALL_AGREE);
-            writeReports(options, rows, worst, seconds);
-            printTable(log, options, rows, worst);
-            List<String> failures = rows.stream().filter(r -> !r.pattern().passed())
-                    .map(r -> CasesFile.printable(r.testCase().id()) + ": " + r.pattern().wireName() + " (" + message(r) + ")").toList();
-            return new GoalResult(failures, null, worst.wireName());
-        } catch (PatchgradeException e) {
-            Reports.writeError(settings, suiteName(settings, options.shard()), e,
-                    Map.of("goal", "three-column", "execution", settings.executionId(), "verdict", "error", "worst", e.errorName()));
-            return GoalResult.error(e);
+        validate(options);
+        Path referenceBinary = referenceExecutable(settings, options.reference());
+        OracleGuard guard = OracleGuard.snapshot(List.of(options.cases(), options.referenceDigest(), referenceBinary));
+        checkIdentity(options, referenceBinary);
+        List<Case> cases = options.shard().select(CasesFile.read(options.cases(), true));
+        List<Row> rows;
+        try (Launcher launcher = Launchers.open(log)) {
+            rows = CaseRunner.runAll(cases, options.parallel(), c -> gradeRow(launcher, options, c), r -> !r.pattern().passed(), log);
         }
+        guard.verifyUnchanged();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        Pattern worst = rows.stream().map(Row::pattern).min(Enum::compareTo).orElse(Pattern.PASS_ALL_AGREE);
+        writeReports(options, rows, worst, seconds);
+        printTable(log, options, rows, worst);
+        List<String> failures = rows.stream().filter(r -> !r.pattern().passed())
+                .map(r -> CasesFile.printable(r.testCase().id()) + ": " + r.pattern().wireName() + " (" + message(r) + ")").toList();
+        return new GoalResult(failures, null, worst.wireName());
     }
 
     private static void validate(Options options) {

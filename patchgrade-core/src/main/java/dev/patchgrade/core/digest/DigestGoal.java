@@ -86,46 +86,40 @@ public final class DigestGoal {
     }
 
     public static GoalResult grade(Options options, GradeLog log) {
-        GoalResult result = gradeAndReport(options, log);
-        Reports.summarize(options.settings(), log);
-        return result;
+        GoalSettings settings = options.settings();
+        return Reports.grade(settings, suiteLabel(settings, options.shard()), e -> Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
     }
 
     private static GoalResult gradeAndReport(Options options, GradeLog log) {
         GoalSettings settings = options.settings();
         long started = System.nanoTime();
-        try {
-            validate(options);
-            OracleGuard guard = OracleGuard.snapshot(List.of(options.cases(), options.gold()));
-            List<Case> cases = CasesFile.read(options.cases(), false);
-            GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets());
-            checkCaseSet(options, cases, gold);
-            checkToolchain(options, gold, log);
-            if (!gold.normalize().equals(options.normalize())) {
-                throw new PatchgradeException("normalize_drift", options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
-                        + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
-                        + "Use the recorded rules, or re-record with `mvn patchgrade:record-digest -Dpatchgrade.force=true`");
-            }
-            List<Case> selected = options.shard().select(cases);
-            Normalizer normalizer = new Normalizer(options.normalize());
-            List<Row> rows;
-            try (Launcher launcher = Launchers.open(log)) {
-                rows = CaseRunner.runAll(selected, options.parallel(),
-                        c -> gradeCase(launcher, options, normalizer, c, gold.tuples().get(c.id())), Row::failed, log);
-            }
-            guard.verifyUnchanged();
-            double seconds = (System.nanoTime() - started) / 1e9;
-            GoldStore.replace(candidateDirectory(settings), rows.stream().map(Row::candidate).toList(), gold.toolchain(), options.normalize());
-            writeReports(options, rows, seconds);
-            printTable(log, options, rows);
-            List<String> failures = rows.stream().filter(Row::failed)
-                    .map(r -> CasesFile.printable(r.testCase().id()) + ": " + message(r)).toList();
-            return new GoalResult(failures, null, failures.isEmpty() ? "pass" : rows.stream().filter(Row::failed)
-                    .map(r -> r.drifts().get(0).field()).findFirst().orElse("fail"));
-        } catch (PatchgradeException e) {
-            Reports.writeError(settings, suiteLabel(settings, options.shard()), e, Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error"));
-            return GoalResult.error(e);
+        validate(options);
+        OracleGuard guard = OracleGuard.snapshot(List.of(options.cases(), options.gold()));
+        List<Case> cases = CasesFile.read(options.cases(), false);
+        GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets());
+        checkCaseSet(options, cases, gold);
+        checkToolchain(options, gold, log);
+        if (!gold.normalize().equals(options.normalize())) {
+            throw new PatchgradeException("normalize_drift", options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
+                    + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
+                    + "Use the recorded rules, or re-record with `mvn patchgrade:record-digest -Dpatchgrade.force=true`");
         }
+        List<Case> selected = options.shard().select(cases);
+        Normalizer normalizer = new Normalizer(options.normalize());
+        List<Row> rows;
+        try (Launcher launcher = Launchers.open(log)) {
+            rows = CaseRunner.runAll(selected, options.parallel(),
+                    c -> gradeCase(launcher, options, normalizer, c, gold.tuples().get(c.id())), Row::failed, log);
+        }
+        guard.verifyUnchanged();
+        double seconds = (System.nanoTime() - started) / 1e9;
+        GoldStore.replace(candidateDirectory(settings), rows.stream().map(Row::candidate).toList(), gold.toolchain(), options.normalize());
+        writeReports(options, rows, seconds);
+        printTable(log, options, rows);
+        List<String> failures = rows.stream().filter(Row::failed)
+                .map(r -> CasesFile.printable(r.testCase().id()) + ": " + message(r)).toList();
+        return new GoalResult(failures, null, failures.isEmpty() ? "pass" : rows.stream().filter(Row::failed)
+                .map(r -> r.drifts().get(0).field()).findFirst().orElse("fail"));
     }
 
     public static Path candidateDirectory(GoalSettings settings) {

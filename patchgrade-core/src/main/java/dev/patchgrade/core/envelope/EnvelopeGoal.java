@@ -82,65 +82,54 @@ public final class EnvelopeGoal {
     }
 
     public static GoalResult grade(GradeOptions options, GradeLog log) {
-        GoalResult result = gradeAndReport(options, log);
-        Reports.summarize(options.settings(), log);
-        return result;
+        GoalSettings settings = options.settings();
+        return Reports.grade(settings, options.command() == null || options.command().isEmpty() ? options.envelope().getFileName().toString() : display(options.command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
     }
 
-    private static GoalResult gradeAndReport(GradeOptions options, GradeLog log) {
+    private static GoalResult gradeAndReport(GradeOptions options, GradeLog log) throws IOException {
         GoalSettings settings = options.settings();
         long started = System.nanoTime();
-        String caseName = options.command() == null || options.command().isEmpty() ? "envelope" : display(options.command());
-        try {
-            List<Path> oracles = new ArrayList<>(List.of(options.envelope()));
-            if (options.expectStdout() != null) {
-                oracles.add(options.expectStdout());
-            }
-            OracleGuard guard = OracleGuard.snapshot(oracles);
-            Envelope envelope = EnvelopeFile.read(options.envelope());
-            List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
-            if (command.isEmpty()) {
-                throw new PatchgradeException("bad_parameter", "no command to grade: set <command> in the POM or \"cmd\" in " + options.envelope());
-            }
-            caseName = display(command);
-            if (options.runs() < 1) {
-                throw new PatchgradeException("bad_parameter", "<runs> must be at least 1 (found " + options.runs() + ")");
-            }
-            String expectedSha = null;
-            if (options.expectStdout() != null) {
-                if (!Files.isRegularFile(options.expectStdout())) {
-                    throw new PatchgradeException("missing_expected_stdout", options.expectStdout() + ": no such file; fix <expectStdout> or record the known-good stdout there");
-                }
-                expectedSha = StreamHashing.sha256Hex(Files.readAllBytes(options.expectStdout()));
-            }
-            List<String> differences = hostDifferences(options, envelope, log);
-            List<EnvelopeRun> runs = new ArrayList<>();
-            try (Launcher launcher = Launchers.open(log)) {
-                LaunchRequest request = request(settings, command, envelope.timeoutSeconds())
-                        .keepingOutputAs(settings.streamsDirectory().resolve("run"));
-                for (int i = 0; i < options.runs(); i++) {
-                    // One child at a time: a quiet machine is part of the measurement.
-                    runs.add(EnvelopeRun.of(mustStart(launcher.launch(request), command)));
-                }
-            }
-            guard.verifyUnchanged();
-            EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences);
-            double seconds = (System.nanoTime() - started) / 1e9;
-            writeReports(settings, caseName, command, envelope, verdict, seconds);
-            printTable(log, caseName, envelope, verdict);
-            List<String> failures = verdict.accepted() ? List.of()
-                    : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + failureMessage(verdict, envelope)
-                            + ". If the cost increase is intended, re-record with `mvn patchgrade:record-envelope -Dpatchgrade.force=true`"
-                            + " and commit the envelope with the patch");
-            return new GoalResult(failures, null, verdict.verdict());
-        } catch (PatchgradeException e) {
-            Reports.writeError(settings, caseName, e, Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"));
-            return GoalResult.error(e);
-        } catch (IOException e) {
-            PatchgradeException error = new PatchgradeException("io_error", e.getMessage(), e);
-            Reports.writeError(settings, caseName, error, Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"));
-            return GoalResult.error(error);
+        List<Path> oracles = new ArrayList<>(List.of(options.envelope()));
+        if (options.expectStdout() != null) {
+            oracles.add(options.expectStdout());
         }
+        OracleGuard guard = OracleGuard.snapshot(oracles);
+        Envelope envelope = EnvelopeFile.read(options.envelope());
+        List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
+        if (command.isEmpty()) {
+            throw new PatchgradeException("bad_parameter", "no command to grade: set <command> in the POM or \"cmd\" in " + options.envelope());
+        }
+        String caseName = display(command);
+        if (options.runs() < 1) {
+            throw new PatchgradeException("bad_parameter", "<runs> must be at least 1 (found " + options.runs() + ")");
+        }
+        String expectedSha = null;
+        if (options.expectStdout() != null) {
+            if (!Files.isRegularFile(options.expectStdout())) {
+                throw new PatchgradeException("missing_expected_stdout", options.expectStdout() + ": no such file; fix <expectStdout> or record the known-good stdout there");
+            }
+            expectedSha = StreamHashing.sha256Hex(Files.readAllBytes(options.expectStdout()));
+        }
+        List<String> differences = hostDifferences(options, envelope, log);
+        List<EnvelopeRun> runs = new ArrayList<>();
+        try (Launcher launcher = Launchers.open(log)) {
+            LaunchRequest request = request(settings, command, envelope.timeoutSeconds())
+                    .keepingOutputAs(settings.streamsDirectory().resolve("run"));
+            for (int i = 0; i < options.runs(); i++) {
+                // One child at a time: a quiet machine is part of the measurement.
+                runs.add(EnvelopeRun.of(mustStart(launcher.launch(request), command)));
+            }
+        }
+        guard.verifyUnchanged();
+        EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences);
+        double seconds = (System.nanoTime() - started) / 1e9;
+        writeReports(settings, caseName, command, envelope, verdict, seconds);
+        printTable(log, caseName, envelope, verdict);
+        List<String> failures = verdict.accepted() ? List.of()
+                : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + failureMessage(verdict, envelope)
+                        + ". If the cost increase is intended, re-record with `mvn patchgrade:record-envelope -Dpatchgrade.force=true`"
+                        + " and commit the envelope with the patch");
+        return new GoalResult(failures, null, verdict.verdict());
     }
 
     private static List<String> hostDifferences(GradeOptions options, Envelope envelope, GradeLog log) {

@@ -39,4 +39,33 @@ public final class Reports {
             log.warn("could not write the HTML summary: " + e.getMessage());
         }
     }
+
+    /** The grading itself: may stop with a setup error, which {@link #grade} turns into error reports. */
+    public interface Grading {
+        GoalResult run() throws java.io.IOException;
+    }
+
+    /**
+     * Runs a grading, turns a setup error into the error reports (so Jenkins shows it), and refreshes the
+     * HTML summary either way.
+     *
+     * @param errorCaseName the test case name an error report uses
+     * @param errorJson the first keys of the JSON report of an error
+     */
+    public static GoalResult grade(GoalSettings settings, String errorCaseName,
+            java.util.function.Function<PatchgradeException, Map<String, Object>> errorJson, GradeLog log, Grading grading) {
+        GoalResult result;
+        try {
+            result = grading.run();
+        } catch (PatchgradeException e) {
+            writeError(settings, errorCaseName, e, errorJson.apply(e));
+            result = GoalResult.error(e);
+        } catch (java.io.IOException e) {
+            PatchgradeException error = new PatchgradeException("io_error", e.getMessage(), e);
+            writeError(settings, errorCaseName, error, errorJson.apply(error));
+            result = GoalResult.error(error);
+        }
+        summarize(settings, log);
+        return result;
+    }
 }

@@ -183,6 +183,7 @@ class HostileCandidatesTest {
                 List.of(Fixtures.command("tamper_file"), sidecar.toString()), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
         assertThat(result.error().getMessage()).contains("reference.sha256");
+        assertThat(Files.readString(s.jsonReport())).contains("\"worst\" : \"oracle_tampered\"");
     }
 
     @Test
