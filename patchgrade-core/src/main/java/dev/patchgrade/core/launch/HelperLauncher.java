@@ -143,7 +143,7 @@ final class HelperLauncher implements Launcher {
         }
         field(body, Integer.toString(request.environment().size()));
         request.environment().forEach((key, value) -> field(body, key + "=" + value));
-        byte[] header = ("PGRUN1 " + body.size() + "\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] header = String.format(java.util.Locale.ROOT, "PGRUN1 %010d\n", body.size()).getBytes(StandardCharsets.US_ASCII);
         ByteArrayOutputStream all = new ByteArrayOutputStream(header.length + body.size());
         all.writeBytes(header);
         all.writeBytes(body.toByteArray());

@@ -8,7 +8,7 @@
  * group on timeout (SIGTERM, grace, SIGKILL) and, as a child subreaper, kills whatever the target
  * left behind. If the JVM dies, the request pipe reaches EOF and the helper kills the run and exits.
  *
- * Request on stdin: a line "PGRUN1 <length>", then <length> bytes of NUL-terminated fields:
+ * Request on stdin: "PGRUN1 <length as 10 digits>\n", then <length> bytes of NUL-terminated fields:
  *   timeout_ms grace_ms output_cap_bytes exe cwd stdin_path stdout_path stderr_path
  *   argc argv... envc env...
  * The running target's pid is written to the file named by the helper's first argument, so the JVM
@@ -90,19 +90,14 @@ static int read_exact(char *into, size_t len) {
     return 1;
 }
 
-/* Header: "PGRUN1 <length>\n", then <length> bytes of NUL-terminated fields. */
+/* Header: "PGRUN1 " and the body length in exactly 10 digits and a newline, read in one call. */
+#define HEADER_LENGTH 18
 static int read_request(void) {
-    char header[64];
-    size_t used = 0;
-    for (;;) {
-        if (used == sizeof header - 1) return 0;
-        if (!read_exact(header + used, 1)) return 0;
-        if (header[used] == '\n') break;
-        used++;
-    }
-    header[used] = '\0';
+    char header[HEADER_LENGTH + 1];
+    if (!read_exact(header, HEADER_LENGTH)) return 0;
+    header[HEADER_LENGTH] = '\0';
     unsigned long long len = 0;
-    if (sscanf(header, "PGRUN1 %llu", &len) != 1 || len == 0 || len > (64u << 20)) return 0;
+    if (sscanf(header, "PGRUN1 %10llu", &len) != 1 || header[HEADER_LENGTH - 1] != '\n' || len == 0 || len > (64u << 20)) return 0;
     free(request);
     request = malloc((size_t)len);
     if (!request) return 0;
@@ -244,13 +239,12 @@ static int redirect(const char *path, int target, int flags, int report_fd, cons
 static void run_child(const char *exe, char **argv, char **envp, const char *cwd, const char *in_path,
                       const char *out_path, const char *err_path, long long cap, int report_fd) {
     setpgid(0, 0);
-    sigset_t all;
-    sigemptyset(&all);
-    sigprocmask(SIG_SETMASK, &all, NULL);
-    for (int sig = 1; sig < NSIG; sig++) {
-        if (sig == SIGKILL || sig == SIGSTOP) continue;
-        signal(sig, SIG_DFL);
-    }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    /* main() already reset every other disposition for the whole helper; only its own two remain. */
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGCHLD, SIG_DFL);
     struct rlimit no_core = {0, 0};
     setrlimit(RLIMIT_CORE, &no_core); /* a crashing candidate must not litter core files */
     if (cap > 0) {
@@ -417,6 +411,11 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--version") == 0) {
         puts("pg-launch-helper 1");
         return 0;
+    }
+    /* Whatever dispositions the JVM passed on (ignored signals survive exec) must not reach targets. */
+    for (int sig = 1; sig < NSIG; sig++) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        signal(sig, SIG_DFL);
     }
     signal(SIGPIPE, SIG_IGN);
     if (argc > 1) {
