@@ -60,9 +60,16 @@ class HtmlSummaryBrowserTest {
                 "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--user-data-dir=" + Files.createTempDirectory(dir, "profile")));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(90, TimeUnit.SECONDS)).isTrue();
-        return out;
+        // Output to a file, so a browser that hangs fails the test after 90 s instead of blocking a read forever.
+        Path out = Files.createTempFile(dir, "chromium", ".out");
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectOutput(out.toFile()).start();
+        boolean finished = process.waitFor(90, TimeUnit.SECONDS);
+        if (!finished) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+        }
+        assertThat(finished).as("chromium finished within 90 s").isTrue();
+        return Files.readString(out, StandardCharsets.UTF_8);
     }
 }
