@@ -70,15 +70,28 @@ final class HelperLauncher implements Launcher {
             }
         }
         HelperProcess helper = idle.pollFirst();
-        RunFiles files = null;
+        Map<String, String> reply;
+        RunFiles files;
         try {
             if (helper == null) {
                 helper = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet());
                 all.add(helper);
             }
             files = RunFiles.create(scratch, helper.slot, request, true);
-            Map<String, String> reply = helper.run(encode(request, resolution.path(), files));
-            idle.addFirst(helper);
+            try {
+                reply = helper.run(encode(request, resolution.path(), files));
+            } catch (IOException e) {
+                files.discard();
+                throw e;
+            }
+        } catch (IOException e) {
+            if (helper != null) {
+                all.remove(helper);
+                helper.destroy();
+            }
+            throw new UncheckedIOException("the launch helper failed while running " + request.command().get(0), e);
+        }
+        try {
             if (reply.containsKey("nostart")) {
                 files.discard();
                 return LaunchResult.couldNotStart(startFailure(reply, request, resolution.path()));
@@ -93,15 +106,9 @@ final class HelperLauncher implements Launcher {
                     "1".equals(reply.get("timed_out")),
                     usage,
                     number(reply, "wall_us"));
-        } catch (IOException e) {
-            if (helper != null) {
-                all.remove(helper);
-                helper.destroy();
-            }
-            if (files != null) {
-                files.discard();
-            }
-            throw new UncheckedIOException("the launch helper failed while running " + request.command().get(0), e);
+        } finally {
+            // Only now: the helper's scratch files are this run's until they are hashed.
+            idle.addFirst(helper);
         }
     }
 

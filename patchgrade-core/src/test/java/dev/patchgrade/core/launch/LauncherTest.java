@@ -191,7 +191,8 @@ class LauncherTest {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Future<String>> outputs = new ArrayList<>();
-            for (int i = 0; i < 40; i++) {
+            // Enough launches that a helper handed to the next thread before its output was hashed shows up.
+            for (int i = 0; i < 400; i++) {
                 String marker = "call-" + i;
                 outputs.add(pool.submit(() -> run("child_state", marker).stdout().excerpt()));
             }
