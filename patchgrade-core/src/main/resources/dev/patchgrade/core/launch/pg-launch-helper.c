@@ -41,6 +41,18 @@
 
 static int sigchld_pipe[2] = {-1, -1};
 static int pid_file = -1;
+/* With pidfds (Linux 5.3+) the helper waits for its child and the lifeline in one poll, with
+ * SIGCHLD blocked; elsewhere a SIGCHLD handler writes to a self-pipe that poll watches. */
+static int use_pidfd = 0;
+
+static int open_pidfd(pid_t pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
 
 static void on_sigchld(int sig) {
     (void)sig;
@@ -347,6 +359,7 @@ static int serve_one(void) {
         if (pwrite(pid_file, line, (size_t)len, 0) < 0) { /* the JVM only loses its last-resort cleanup */ }
     }
 
+    int pidfd = use_pidfd ? open_pidfd(pid) : -1;
     long long deadline = started + timeout_ms * 1000LL;
     long long kill_at = 0;
     int timed_out = 0;
@@ -370,10 +383,10 @@ static int serve_one(void) {
         long long wake = timed_out ? (kill_at ? kill_at : now + 50000) : (timeout_ms > 0 ? deadline : now + 1000000);
         int wait_ms = (int)((wake - now) / 1000) + 1;
         if (wait_ms > 1000) wait_ms = 1000;
-        struct pollfd fds[2] = {{sigchld_pipe[0], POLLIN, 0}, {0, POLLIN, 0}};
+        struct pollfd fds[2] = {{pidfd >= 0 ? pidfd : sigchld_pipe[0], POLLIN, 0}, {0, POLLIN, 0}};
         int ready = poll(fds, 2, wait_ms);
         if (ready > 0) {
-            if (fds[0].revents & POLLIN) {
+            if (pidfd < 0 && (fds[0].revents & POLLIN)) {
                 char drain[64];
                 while (read(sigchld_pipe[0], drain, sizeof drain) > 0) { }
             }
@@ -384,6 +397,7 @@ static int serve_one(void) {
         }
     }
     long long wall = now_us() - started;
+    if (pidfd >= 0) close(pidfd);
     reap_all_leftovers(pid);
 
     long long maxrss_kb = usage.ru_maxrss;
@@ -431,6 +445,15 @@ int main(int argc, char **argv) {
     action.sa_handler = on_sigchld;
     action.sa_flags = SA_RESTART | SA_NOCLDSTOP;
     sigaction(SIGCHLD, &action, NULL);
+    int probe = open_pidfd(getpid());
+    if (probe >= 0) {
+        close(probe);
+        use_pidfd = 1;
+        sigset_t chld;
+        sigemptyset(&chld);
+        sigaddset(&chld, SIGCHLD);
+        sigprocmask(SIG_BLOCK, &chld, NULL);
+    }
 #ifdef __linux__
     prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
 #endif
