@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * on a pipe, so the per-launch cost is the helper's fork and exec, not a new JVM spawn.
  */
 final class HelperLauncher implements Launcher {
+    /** Set to {@code false} to make new helpers wait through SIGCHLD, the path of systems without pidfds. */
+    static final String PIDFD_PROPERTY = "patchgrade.helper.pidfd";
     private static final int ENOENT = 2;
     private static final int ENOEXEC = 8;
     private static final int EACCES = 13;
@@ -195,7 +197,11 @@ final class HelperLauncher implements Launcher {
 
         static HelperProcess start(Path binary, Path scratch, String slot) throws IOException {
             Path pidFile = scratch.resolve(slot + ".pid");
-            ProcessBuilder builder = new ProcessBuilder(binary.toString(), pidFile.toString())
+            List<String> command = new java.util.ArrayList<>(List.of(binary.toString(), pidFile.toString()));
+            if ("false".equals(System.getProperty(PIDFD_PROPERTY))) {
+                command.add("--no-pidfd");
+            }
+            ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectError(ProcessBuilder.Redirect.DISCARD);
             builder.environment().clear();
             return new HelperProcess(builder.start(), slot, pidFile);

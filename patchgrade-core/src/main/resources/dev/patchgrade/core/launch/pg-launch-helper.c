@@ -445,7 +445,7 @@ int main(int argc, char **argv) {
     action.sa_handler = on_sigchld;
     action.sa_flags = SA_RESTART | SA_NOCLDSTOP;
     sigaction(SIGCHLD, &action, NULL);
-    int probe = open_pidfd(getpid());
+    int probe = argc > 2 && strcmp(argv[2], "--no-pidfd") == 0 ? -1 : open_pidfd(getpid());
     if (probe >= 0) {
         close(probe);
         use_pidfd = 1;
