@@ -152,7 +152,8 @@ final class HelperLauncher implements Launcher {
         }
         field(body, Integer.toString(request.environment().size()));
         request.environment().forEach((key, value) -> field(body, key + "=" + value));
-        byte[] header = String.format(java.util.Locale.ROOT, "PGRUN1 %010d\n", body.size()).getBytes(StandardCharsets.US_ASCII);
+        String length = Integer.toString(body.size());
+        byte[] header = ("PGRUN1 " + "0".repeat(10 - length.length()) + length + "\n").getBytes(StandardCharsets.US_ASCII);
         ByteArrayOutputStream all = new ByteArrayOutputStream(header.length + body.size());
         all.writeBytes(header);
         all.writeBytes(body.toByteArray());

@@ -41,6 +41,7 @@ public final class LaunchBench {
     }
 
     private static final int ROUNDS = 7;
+    private static final int WARM_UP = 10_000;
 
     /**
      * Interleaves the floor and each launch path in rounds, so drift in the machine's load hits all of
@@ -51,10 +52,12 @@ public final class LaunchBench {
         double[][] ms = new double[4][ROUNDS];
         try (Launcher launcher = Launchers.open(GradeLog.SILENT)) {
             LaunchRequest request = LaunchRequest.of(List.of(program));
-            for (int i = 0; i < 100; i++) {
-                launcher.launch(request); // warm-up: helper start, JIT
+            // Warm-up: helper start and the JIT, which keeps a C2 thread busy for several thousand launches;
+            // what follows is the steady state of a long grading run.
+            for (int i = 0; i < WARM_UP; i++) {
+                launcher.launch(request);
             }
-            jdkSpawn(program, 100);
+            jdkSpawn(program, 1000);
             ExecutorService pool = Executors.newFixedThreadPool(2);
             try {
                 for (int round = 0; round < ROUNDS; round++) {
@@ -86,7 +89,8 @@ public final class LaunchBench {
         }
         String[] names = {"C posix_spawn+wait4 loop (floor)", "JDK ProcessBuilder (no rusage)", "patchgrade launcher, sequential",
             "patchgrade launcher, 2 workers"};
-        System.out.printf(Locale.ROOT, "%d rounds of %d launches per path; median ms and median ratio to the same round's floor%n", ROUNDS, perRound);
+        System.out.printf(Locale.ROOT, "after %,d warm-up launches, %d rounds of %d launches per path; median ms and median ratio to the"
+                + " same round's floor%n", WARM_UP, ROUNDS, perRound);
         System.out.printf(Locale.ROOT, "%-38s %8s %8s%n", "path", "ms", "ratio");
         for (int path = 0; path < names.length; path++) {
             double[] ratios = new double[ROUNDS];
