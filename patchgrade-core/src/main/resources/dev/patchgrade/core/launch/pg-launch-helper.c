@@ -13,6 +13,7 @@
  *   argc argv... envc env...
  * The running target's pid is written to the file named by the helper's first argument, so the JVM
  * can kill its process group should the helper itself die (a reply line would wake the JVM twice).
+ * A second argument "--no-pidfd" makes it wait through SIGCHLD, as on systems without pidfds.
  * Replies (one line on stdout):
  *   "done status=<exited|signaled> code=<n> signal=<n> signame=<NAME> timed_out=<0|1> maxrss_kb=<n>
  *    utime_us=<n> stime_us=<n> minflt=<n> majflt=<n> inblock=<n> oublock=<n> wall_us=<n>", or
