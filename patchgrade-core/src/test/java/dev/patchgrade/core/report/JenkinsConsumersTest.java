@@ -57,6 +57,26 @@ class JenkinsConsumersTest {
         GoalResult result = DigestGoal.grade(options(grade, cases), GradeLog.SILENT);
         assertThat(result.failures()).hasSize(1);
         xml = grade.xmlReport();
+
+        // The same hostile output through the other two goals, into the same reports directory.
+        GoalSettings envelopeSettings = new GoalSettings("envelope", "hostile", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
+        Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 1, \"max_user_us\": 1}");
+        assertThat(dev.patchgrade.core.envelope.EnvelopeGoal.grade(new dev.patchgrade.core.envelope.EnvelopeGoal.GradeOptions(envelopeSettings,
+                envelope, List.of(Fixtures.command("hostile_output"), "loud"), null, 1, dev.patchgrade.core.envelope.HostCheck.IGNORE, null, null),
+                GradeLog.SILENT).failures()).hasSize(1);
+        GoalSettings columns = new GoalSettings("three-column", "hostile", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
+        Path sidecar = dir.resolve("reference.sha256");
+        dev.patchgrade.core.classify.ThreeColumnGoal.freeze(columns, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
+        Path rows = Files.writeString(dir.resolve("rows.jsonl"), "{\"id\":\"loud]]>\",\"args\":[\"exit:0\"],\"golden\":\"x\\u0000]]>\"}\n");
+        assertThat(dev.patchgrade.core.classify.ThreeColumnGoal.grade(new dev.patchgrade.core.classify.ThreeColumnGoal.Options(columns, rows,
+                List.of(Fixtures.command("crash")), List.of(Fixtures.command("hostile_output"), "loud"), sidecar,
+                dev.patchgrade.core.classify.Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT).failures()).hasSize(1);
+    }
+
+    private static List<Path> allReports() throws Exception {
+        try (var files = Files.list(dir.resolve("reports"))) {
+            return files.filter(p -> p.getFileName().toString().startsWith("TEST-")).sorted().toList();
+        }
     }
 
     private static DigestGoal.Options options(GoalSettings settings, Path cases) {
@@ -75,7 +95,20 @@ class JenkinsConsumersTest {
         Path xsd = Path.of(System.getProperty("patchgrade.surefireXsd", "missing.xsd"));
         assertThat(xsd).as("unpacked from surefire's source release by the build").exists();
         SchemaFactory factory = SchemaFactory.newInstance(XMLConstants.W3C_XML_SCHEMA_NS_URI);
-        factory.newSchema(xsd.toFile()).newValidator().validate(new StreamSource(xml.toFile()));
+        var validator = factory.newSchema(xsd.toFile()).newValidator();
+        assertThat(allReports()).hasSize(3);
+        for (Path report : allReports()) {
+            validator.validate(new StreamSource(report.toFile()));
+        }
+    }
+
+    @Test
+    void surefiresParserReadsTheEnvelopeAndThreeColumnReportsToo() throws Exception {
+        for (Path report : allReports()) {
+            List<ReportTestSuite> suites = new TestSuiteXmlParser(new NullConsoleLogger()).parse(report.toString());
+            assertThat(suites).as(report.toString()).hasSize(1);
+            assertThat(suites.get(0).getNumberOfFailures()).as(report.toString()).isEqualTo(1);
+        }
     }
 
     @Test
