@@ -5,6 +5,7 @@ import dev.patchgrade.core.digest.DigestGoal;
 import dev.patchgrade.core.digest.NormalizeRule;
 import dev.patchgrade.core.digest.Sanitizer;
 import dev.patchgrade.core.digest.TimeBuckets;
+import dev.patchgrade.core.grade.CaseRunner;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -55,8 +56,7 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
     protected DigestGoal.Options options(Shard shard, boolean force) {
         List<NormalizeRule> rules = normalize == null ? List.of()
                 : normalize.stream().map(n -> new NormalizeRule(n.getPattern(), n.getReplacement())).toList();
-        int workers = parallel == null ? Runtime.getRuntime().availableProcessors() : parallel;
         return new DigestGoal.Options(settings(), path(cases), path(gold), list(command), Sanitizer.parse(sanitizer), timeout,
-                TimeBuckets.parse(timeBuckets), timeBucketReruns, compiler, rules, workers, shard, force);
+                TimeBuckets.parse(timeBuckets), timeBucketReruns, compiler, rules, CaseRunner.workers(parallel), shard, force);
     }
 }

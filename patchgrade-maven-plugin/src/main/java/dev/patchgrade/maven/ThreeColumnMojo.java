@@ -3,6 +3,7 @@ package dev.patchgrade.maven;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.classify.Comparison;
 import dev.patchgrade.core.classify.ThreeColumnGoal;
+import dev.patchgrade.core.grade.CaseRunner;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -58,8 +59,7 @@ public class ThreeColumnMojo extends AbstractGradingMojo {
 
     @Override
     protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        int workers = parallel == null ? Runtime.getRuntime().availableProcessors() : parallel;
         conclude(ThreeColumnGoal.grade(new ThreeColumnGoal.Options(settings(), path(cases), list(reference), list(candidate),
-                path(referenceDigest), Comparison.parse(comparison), timeout, workers, Shard.parse(shard)), gradeLog()));
+                path(referenceDigest), Comparison.parse(comparison), timeout, CaseRunner.workers(parallel), Shard.parse(shard)), gradeLog()));
     }
 }

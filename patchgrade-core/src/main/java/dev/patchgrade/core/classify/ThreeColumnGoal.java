@@ -14,7 +14,6 @@ import dev.patchgrade.core.grade.ProjectPaths;
 import dev.patchgrade.core.grade.Reports;
 import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.ExecutableCheck;
-import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
@@ -68,7 +67,7 @@ public final class ThreeColumnGoal {
 
     public static GoalResult grade(Options options, GradeLog log) {
         GoalSettings settings = options.settings();
-        return Reports.grade(settings, suiteName(settings, options.shard()), e -> Map.of("goal", "three-column", "execution", settings.executionId(), "verdict", "error", "worst", e.errorName()), log, () -> gradeAndReport(options, log));
+        return Reports.grade(settings, settings.suiteName(options.shard()), e -> Map.of("goal", "three-column", "execution", settings.executionId(), "verdict", "error", "worst", e.errorName()), log, () -> gradeAndReport(options, log));
     }
 
     private static GoalResult gradeAndReport(Options options, GradeLog log) {
@@ -112,8 +111,7 @@ public final class ThreeColumnGoal {
         ExecutableCheck.Resolution resolution = ExecutableCheck.resolve(reference.get(0), settings.workingDirectory(),
                 ChildEnvironment.pinned(settings.environment()));
         if (!resolution.ok()) {
-            throw new PatchgradeException("could_not_start", "the reference " + resolution.failure().describe()
-                    + "; fix <reference> or build the reference before this goal runs");
+            GoalSettings.mustHaveStarted(LaunchResult.couldNotStart(resolution.failure()), "reference", reference);
         }
         return resolution.path();
     }
@@ -135,15 +133,12 @@ public final class ThreeColumnGoal {
 
     private static Row gradeRow(Launcher launcher, Options options, Case c) {
         Path streams = options.settings().streamsDirectory().resolve(SafeNames.stem(c.id()));
-        LaunchResult reference = run(launcher, options, options.reference(), c, streams.resolveSibling(streams.getFileName() + ".reference"));
-        if (!reference.started()) {
-            throw new PatchgradeException("could_not_start", "the reference " + reference.startFailure().describe() + "; fix <reference>");
-        }
-        LaunchResult candidate = run(launcher, options, options.candidate(), c, streams.resolveSibling(streams.getFileName() + ".candidate"));
-        if (!candidate.started()) {
-            throw new PatchgradeException("could_not_start", "the candidate " + candidate.startFailure().describe()
-                    + "; fix <candidate> or build the candidate before this goal runs");
-        }
+        LaunchResult reference = GoalSettings.mustHaveStarted(
+                run(launcher, options, options.reference(), c, streams.resolveSibling(streams.getFileName() + ".reference")),
+                "reference", options.reference());
+        LaunchResult candidate = GoalSettings.mustHaveStarted(
+                run(launcher, options, options.candidate(), c, streams.resolveSibling(streams.getFileName() + ".candidate")),
+                "candidate", options.candidate());
         Comparison rule = options.comparison();
         Classifier.Evidence evidence = new Classifier.Evidence(reference.timedOut(), candidate.timedOut(),
                 reference.exitedZero(), candidate.exitedZero(),
@@ -155,11 +150,9 @@ public final class ThreeColumnGoal {
 
     private static LaunchResult run(Launcher launcher, Options options, List<String> command, Case c, Path keep) {
         // Only the arguments and stdin of the case reach a binary; the golden never does.
-        return launcher.launch(LaunchRequest.of(command).withArguments(c.args())
-                .withWorkingDirectory(options.settings().workingDirectory())
-                .withEnvironment(ChildEnvironment.pinned(options.settings().environment()))
+        return launcher.launch(options.settings().launchRequest(command, Map.of(), Duration.ofSeconds(options.timeoutSeconds()))
+                .withArguments(c.args())
                 .withStdin(c.stdin() == null ? null : c.stdin().getBytes(StandardCharsets.UTF_8))
-                .withTimeout(Duration.ofSeconds(options.timeoutSeconds()))
                 .keepingOutputAs(keep));
     }
 
@@ -187,10 +180,6 @@ public final class ThreeColumnGoal {
     private static String quote(String text) {
         String oneLine = text.strip().replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
         return "<" + (oneLine.length() > MESSAGE_EXCERPT ? oneLine.substring(0, MESSAGE_EXCERPT) + "..." : oneLine) + ">";
-    }
-
-    private static String suiteName(GoalSettings settings, Shard shard) {
-        return shard.all() ? settings.qualifiedName() : settings.qualifiedName() + "." + shard.label();
     }
 
     public static Path feedbackFile(GoalSettings settings) {
@@ -252,7 +241,7 @@ public final class ThreeColumnGoal {
             json.put("golden", row.testCase().golden());
             jsonRows.add(json);
         }
-        Reports.writeSuite(settings, suiteName(settings, options.shard()), tests, seconds);
+        Reports.writeSuite(settings, settings.suiteName(options.shard()), tests, seconds);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("goal", "three-column");
         report.put("execution", settings.executionId());

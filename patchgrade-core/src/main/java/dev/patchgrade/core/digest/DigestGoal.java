@@ -11,7 +11,6 @@ import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
 import dev.patchgrade.core.grade.Reports;
 import dev.patchgrade.core.host.Toolchain;
-import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
@@ -87,7 +86,7 @@ public final class DigestGoal {
 
     public static GoalResult grade(Options options, GradeLog log) {
         GoalSettings settings = options.settings();
-        return Reports.grade(settings, suiteLabel(settings, options.shard()), e -> Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
+        return Reports.grade(settings, settings.suiteName(options.shard()), e -> Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
     }
 
     private static GoalResult gradeAndReport(Options options, GradeLog log) {
@@ -176,22 +175,17 @@ public final class DigestGoal {
     record Measured(DigestTuple tuple, LaunchResult launch) {}
 
     static Measured measure(Launcher launcher, Options options, Normalizer normalizer, Case c, Path keep) {
-        Map<String, String> env = new LinkedHashMap<>(options.settings().environment());
-        if (options.sanitizer() != Sanitizer.NONE) {
-            env.putIfAbsent("UBSAN_OPTIONS", UBSAN_OPTIONS);
-            env.putIfAbsent("ASAN_OPTIONS", ASAN_OPTIONS);
-        }
-        LaunchRequest request = LaunchRequest.of(options.command()).withArguments(c.args())
-                .withWorkingDirectory(options.settings().workingDirectory())
-                .withEnvironment(ChildEnvironment.pinned(env))
+        // Set in <environment>, the user's sanitizer options win over these.
+        Map<String, String> sanitizerOptions = options.sanitizer() == Sanitizer.NONE ? Map.of()
+                : Map.of("UBSAN_OPTIONS", UBSAN_OPTIONS, "ASAN_OPTIONS", ASAN_OPTIONS);
+        LaunchRequest request = options.settings().launchRequest(options.command(), sanitizerOptions, Duration.ofSeconds(options.timeoutSeconds()))
+                .withArguments(c.args())
                 .withStdin(c.stdin() == null ? null : c.stdin().getBytes(StandardCharsets.UTF_8))
-                .withTimeout(Duration.ofSeconds(options.timeoutSeconds()))
                 .keepingOutputAs(keep);
         LaunchResult result = launcher.launch(request);
         if (!result.started()) {
             if (options.sanitizer() == Sanitizer.NONE) {
-                throw new PatchgradeException("could_not_start", result.startFailure().describe() + ". Check <command> ("
-                        + String.join(" ", options.command()) + "): build the binary before this goal runs, or fix the path");
+                GoalSettings.mustHaveStarted(result, "command", options.command());
             }
             // A sanitizer build that is missing or cannot run proves nothing, and must never look clean.
             return new Measured(new DigestTuple(c.id(), null, null, null, SanitizerClass.UNAVAILABLE.wireName(), options.buckets().bucket(0)), result);
@@ -250,10 +244,6 @@ public final class DigestGoal {
         return message.toString();
     }
 
-    private static String suiteLabel(GoalSettings settings, Shard shard) {
-        return shard.all() ? settings.qualifiedName() : settings.qualifiedName() + "." + shard.label();
-    }
-
     private static void writeReports(Options options, List<Row> rows, double seconds) {
         GoalSettings settings = options.settings();
         List<TestCaseReport> tests = new ArrayList<>();
@@ -282,7 +272,7 @@ public final class DigestGoal {
             one.put("wall_ms", launch.wallMillis());
             json.add(one);
         }
-        Reports.writeSuite(settings, suiteLabel(settings, options.shard()), tests, seconds);
+        Reports.writeSuite(settings, settings.suiteName(options.shard()), tests, seconds);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("goal", "digest");
         report.put("execution", settings.executionId());

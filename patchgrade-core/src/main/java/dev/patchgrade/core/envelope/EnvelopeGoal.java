@@ -10,9 +10,7 @@ import dev.patchgrade.core.grade.ProjectPaths;
 import dev.patchgrade.core.grade.Reports;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
-import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.LaunchRequest;
-import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.launch.StreamHashing;
@@ -60,7 +58,7 @@ public final class EnvelopeGoal {
         try (Launcher launcher = Launchers.open(log)) {
             LaunchRequest request = request(options.settings(), options.command(), options.timeoutSeconds());
             for (int i = 0; i < options.runs(); i++) {
-                runs.add(EnvelopeRun.of(mustStart(launcher.launch(request), options.command())));
+                runs.add(EnvelopeRun.of(GoalSettings.mustHaveStarted(launcher.launch(request), "command", options.command())));
             }
         }
         EnvelopeRecording recording = EnvelopeRecording.of(portable(options.command(), options.settings().workingDirectory()),
@@ -117,7 +115,7 @@ public final class EnvelopeGoal {
                     .keepingOutputAs(settings.streamsDirectory().resolve("run"));
             for (int i = 0; i < options.runs(); i++) {
                 // One child at a time: a quiet machine is part of the measurement.
-                runs.add(EnvelopeRun.of(mustStart(launcher.launch(request), command)));
+                runs.add(EnvelopeRun.of(GoalSettings.mustHaveStarted(launcher.launch(request), "command", command)));
             }
         }
         guard.verifyUnchanged();
@@ -149,14 +147,6 @@ public final class EnvelopeGoal {
         return differences;
     }
 
-    private static LaunchResult mustStart(LaunchResult result, List<String> command) {
-        if (!result.started()) {
-            throw new PatchgradeException("could_not_start", result.startFailure().describe()
-                    + ". Check <command> (" + String.join(" ", command) + "): build the binary before this goal runs, or fix the path");
-        }
-        return result;
-    }
-
     /** The command as committed: an executable inside the project is written relative to it, so the file works in any checkout. */
     static List<String> portable(List<String> command, Path workingDirectory) {
         List<String> portable = new ArrayList<>(command);
@@ -165,10 +155,7 @@ public final class EnvelopeGoal {
     }
 
     static LaunchRequest request(GoalSettings settings, List<String> command, double timeoutSeconds) {
-        return LaunchRequest.of(command)
-                .withWorkingDirectory(settings.workingDirectory())
-                .withEnvironment(ChildEnvironment.pinned(settings.environment()))
-                .withTimeout(Duration.ofMillis(Math.round(timeoutSeconds * 1000)));
+        return settings.launchRequest(command, Map.of(), Duration.ofMillis(Math.round(timeoutSeconds * 1000)));
     }
 
     static String display(List<String> command) {

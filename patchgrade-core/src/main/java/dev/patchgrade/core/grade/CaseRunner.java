@@ -23,6 +23,11 @@ public final class CaseRunner {
 
     private CaseRunner() {}
 
+    /** The configured number of workers, or one per core when none is configured. */
+    public static int workers(Integer configured) {
+        return configured == null ? Runtime.getRuntime().availableProcessors() : configured;
+    }
+
     public static <C, R> List<R> runAll(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, GradeLog log) {
         return runAll(cases, parallel, work, failing, log, PROGRESS_INTERVAL);
     }

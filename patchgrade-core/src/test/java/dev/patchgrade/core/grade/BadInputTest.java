@@ -142,4 +142,17 @@ class BadInputTest {
         }
         assertThat(Files.readString(envelope)).isEqualTo("{\"timeout_s\": 0, \"max_rss_kb\": 1, \"max_user_us\": 1}");
     }
+
+    @Test
+    void aMissingCandidateNamesTheParameterToFix() throws Exception {
+        GoalSettings s = settings("three-column");
+        Path sidecar = dir.resolve("reference.sha256");
+        ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
+        Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[\"exit:0\"],\"golden\":\"\"}\n");
+        String missing = dir.resolve("bin/cand_billing").toString();
+        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash")), List.of(missing),
+                sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        assertThat(result.error().getMessage()).isEqualTo(missing + ": not found (no file at " + missing + "). Check <candidate> (" + missing
+                + "): build the binary before this goal runs, or fix the path");
+    }
 }
