@@ -20,6 +20,8 @@ assert json('known-good').cases.size() == 6
 def warn = failing('warn')
 assert warn*.case == ['1.005'] : warn
 assert warn[0].drift.size() == 1 && warn[0].drift[0].startsWith('stderr_sha256: ')
+assert warn[0].drift_fields == ['stderr_sha256']
+assert new File(reports, 'index.html').text.contains('<td class="drift">')
 def warnXml = xmlFailures('warn')
 assert warnXml.size() == 1 && warnXml[0].@name == '1.005' && warnXml[0].failure.@type == 'stderr_sha256'
 assert warnXml[0].'system-err'.text().contains('WARN: rounding 1.005')

@@ -27,6 +27,10 @@ assert cache.verdict == 'reject'
 assert cache.reasons[0] == 'rss' : cache.reasons
 assert !cache.reasons.contains('stdout') : 'the cache patch prints the same total'
 assert cache.measured.max_rss_kb > envelope.max_rss_kb
+def rssFigure = cache.figures.find { it.ceiling_key == 'max_rss_kb' }
+assert rssFigure.measured == cache.measured.max_rss_kb && rssFigure.ceiling == envelope.max_rss_kb
+def summary = new File(reports, 'index.html').text
+assert summary.contains('envelope.cache') && summary =~ /over by \d+%/
 def cacheFailure = xml('cache').testcase.failure
 assert cacheFailure.@type == 'rss'
 assert cacheFailure.@message.text() =~ /rss: [0-9,]+ KB > [0-9,]+ KB \(\+\d+%\)/

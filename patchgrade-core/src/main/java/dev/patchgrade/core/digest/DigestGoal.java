@@ -266,6 +266,7 @@ public final class DigestGoal {
             one.put("case", row.testCase().id());
             one.put("verdict", row.failed() ? "fail" : "pass");
             one.put("drift", row.drifts().stream().map(DigestTuple.Drift::describe).toList());
+            one.put("drift_fields", row.drifts().stream().map(DigestTuple.Drift::field).toList());
             one.put("time_bucket_reruns", row.reruns());
             one.put("gold", GoldStore.json(row.gold(), null, List.of()));
             one.put("candidate", GoldStore.json(row.candidate(), null, List.of()));

@@ -205,6 +205,17 @@ public final class EnvelopeGoal {
         envelope.ceilings().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> ceilings.put(e.getKey().key(), e.getValue()));
         json.put("ceilings", ceilings);
+        // Each graded figure beside its ceiling, so readers (the HTML summary) need not know the key pairs.
+        List<Map<String, Object>> figures = new ArrayList<>();
+        verdict.graded().forEach((ceiling, measured) -> {
+            Map<String, Object> figure = new LinkedHashMap<>();
+            figure.put("ceiling_key", ceiling.key());
+            figure.put("unit", ceiling.unit());
+            figure.put("measured", measured);
+            figure.put("ceiling", envelope.ceilings().get(ceiling));
+            figures.add(figure);
+        });
+        json.put("figures", figures);
         json.put("timeout_s", envelope.timeoutSeconds());
         json.put("runs", verdict.runs().stream().map(EnvelopeGoal::runJson).toList());
         if (!verdict.hostDifferences().isEmpty()) {

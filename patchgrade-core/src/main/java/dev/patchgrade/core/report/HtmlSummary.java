@@ -120,16 +120,9 @@ public final class HtmlSummary {
             html.append(" &mdash; reasons: <b>").append(esc(join(report.path("reasons")))).append("</b>");
         }
         html.append("</p>\n<table class=\"bars\"><tr><th>figure</th><th>measured against ceiling</th><th>measured</th><th>ceiling</th><th>headroom</th></tr>\n");
-        Iterator<Map.Entry<String, JsonNode>> ceilings = report.path("ceilings").fields();
-        while (ceilings.hasNext()) {
-            Map.Entry<String, JsonNode> entry = ceilings.next();
-            String key = entry.getKey();
-            long ceiling = entry.getValue().asLong();
-            JsonNode measuredNode = report.path("measured").path(measuredKey(key));
-            if (measuredNode.isMissingNode() || measuredNode.isNull()) {
-                continue;
-            }
-            long measured = measuredNode.asLong();
+        for (JsonNode figure : report.path("figures")) {
+            long measured = figure.path("measured").asLong();
+            long ceiling = figure.path("ceiling").asLong();
             double scale = Math.max(ceiling, measured);
             double measuredPct = scale == 0 ? 0 : measured * 100.0 / scale;
             double ceilingPct = scale == 0 ? 100 : ceiling * 100.0 / scale;
@@ -137,44 +130,39 @@ public final class HtmlSummary {
             String headroom = ceiling == 0 ? "-" : over
                     ? String.format(Locale.ROOT, "over by %.0f%%", (measured - ceiling) * 100.0 / ceiling)
                     : String.format(Locale.ROOT, "%.0f%% left", (ceiling - measured) * 100.0 / ceiling);
-            html.append("<tr><td>").append(esc(key)).append("</td><td><div class=\"track\"><div class=\"fill ").append(over ? "bad" : "ok")
-                    .append("\" style=\"width:").append(pct(measuredPct)).append("%\"></div><div class=\"limit\" style=\"left:").append(pct(ceilingPct))
-                    .append("%\" title=\"ceiling\"></div></div></td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", measured))
-                    .append("</td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", ceiling)).append("</td><td class=\"num ")
-                    .append(over ? "bad" : "ok").append("\">").append(headroom).append("</td></tr>\n");
+            html.append("<tr><td>").append(esc(figure.path("ceiling_key").asText())).append("</td><td><div class=\"track\"><div class=\"fill ")
+                    .append(over ? "bad" : "ok").append("\" style=\"width:").append(pct(measuredPct)).append("%\"></div><div class=\"limit\" style=\"left:")
+                    .append(pct(ceilingPct)).append("%\" title=\"ceiling\"></div></div></td><td class=\"num\">")
+                    .append(String.format(Locale.ROOT, "%,d", measured)).append("</td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", ceiling))
+                    .append("</td><td class=\"num ").append(over ? "bad" : "ok").append("\">").append(headroom).append("</td></tr>\n");
         }
         html.append("</table>\n");
     }
 
-    private static String measuredKey(String ceilingKey) {
-        return switch (ceilingKey) {
-            case "max_rss_kb" -> "max_rss_kb";
-            case "max_user_us" -> "user_us";
-            case "max_sys_us" -> "sys_us";
-            case "max_wall_ms" -> "wall_ms";
-            default -> ceilingKey.substring("max_".length());
-        };
-    }
-
-    private static final List<String> FIELDS = List.of("exit", "stdout_sha256", "stderr_sha256", "sanitizer", "time_bucket");
-
     private static void digest(StringBuilder html, JsonNode report) {
+        // The columns are the tuple's fields, in the order the gold files list them.
+        List<String> fields = new ArrayList<>();
+        JsonNode first = report.path("cases").path(0).path("gold");
+        first.fieldNames().forEachRemaining(name -> {
+            if (!name.equals("case")) {
+                fields.add(name);
+            }
+        });
         html.append("<table class=\"grid\"><tr><th>case</th><th>verdict</th>");
-        FIELDS.forEach(field -> html.append("<th>").append(field).append("</th>"));
+        fields.forEach(field -> html.append("<th>").append(esc(field)).append("</th>"));
         html.append("</tr>\n");
         for (JsonNode row : report.path("cases")) {
             boolean failed = "fail".equals(row.path("verdict").asText());
+            List<String> drifted = new ArrayList<>();
+            row.path("drift_fields").forEach(field -> drifted.add(field.asText()));
             html.append("<tr><td>").append(esc(row.path("case").asText())).append("</td><td class=\"").append(failed ? "bad" : "ok").append("\">")
                     .append(failed ? "FAIL" : "pass").append("</td>");
-            for (String field : FIELDS) {
-                boolean drifted = false;
-                for (JsonNode drift : row.path("drift")) {
-                    drifted |= drift.asText().startsWith(field + ":");
-                }
+            for (String field : fields) {
                 String gold = shortValue(row.path("gold").path(field));
                 String cand = shortValue(row.path("candidate").path(field));
-                html.append("<td class=\"").append(drifted ? "drift" : "same").append("\">")
-                        .append(drifted ? esc(gold) + " &rarr; " + esc(cand) : esc(cand)).append("</td>");
+                boolean drift = drifted.contains(field);
+                html.append("<td class=\"").append(drift ? "drift" : "same").append("\">")
+                        .append(drift ? esc(gold) + " &rarr; " + esc(cand) : esc(cand)).append("</td>");
             }
             html.append("</tr>\n");
         }
