@@ -52,6 +52,10 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             executeGoal();
         } catch (PatchgradeException e) {
             throw new MojoExecutionException(e.errorName() + ": " + e.getMessage(), e);
+        } catch (java.io.UncheckedIOException e) {
+            // Reports or scratch files that cannot be written: the message names the file, the cause says why.
+            throw new MojoExecutionException("io_error: " + e.getMessage() + ": " + e.getCause().getMessage()
+                    + "; check that the directory exists and is writable", e);
         }
     }
 

@@ -21,10 +21,6 @@ public enum Pattern {
         return this == PASS_ALL_AGREE;
     }
 
-    public boolean worseThan(Pattern other) {
-        return ordinal() < other.ordinal();
-    }
-
     /** What a reviewer should do about a row with this pattern. */
     public String advice() {
         return switch (this) {

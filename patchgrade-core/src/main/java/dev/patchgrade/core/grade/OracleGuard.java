@@ -4,7 +4,6 @@ import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.launch.StreamHashing;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -75,7 +74,8 @@ public final class OracleGuard {
             }
             return StreamHashing.hex(digest.digest());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read oracle " + oracle, e);
+            throw new PatchgradeException("oracle_unreadable", oracle + ": cannot be read to fingerprint it (" + e.getMessage()
+                    + "); check its permissions, and that no other process holds it");
         }
     }
 

@@ -31,6 +31,7 @@ public final class Launchers {
             throw new UncheckedIOException("cannot create a scratch directory for child output", e);
         }
         Launcher inner = choose(log, scratch);
+        log.debug("launching through " + inner.description());
         return new ScratchOwning(inner, scratch);
     }
 

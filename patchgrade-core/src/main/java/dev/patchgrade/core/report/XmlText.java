@@ -79,9 +79,4 @@ public final class XmlText {
     public static String cdata(String text) {
         return "<![CDATA[" + clean(text).replace("]]>", "]]]]><![CDATA[>") + "]]>";
     }
-
-    /** Escapes clean text for element content (used for small texts where CDATA would be noise). */
-    public static String content(String text) {
-        return clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-    }
 }
