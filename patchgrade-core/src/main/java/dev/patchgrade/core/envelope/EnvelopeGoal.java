@@ -70,9 +70,9 @@ public final class EnvelopeGoal {
             throw new PatchgradeException("write_failed", "cannot write the envelope " + file + ": " + e.getMessage(), e);
         }
         ConsoleTable table = new ConsoleTable("figure", "measured", "ceiling", "slack");
-        table.row("peak RSS", kb(recording.worst().get(Ceiling.RSS)), kb(recording.ceilings().get(Ceiling.RSS)),
+        table.row("peak RSS", amount(recording.worst().get(Ceiling.RSS), Ceiling.RSS), amount(recording.ceilings().get(Ceiling.RSS), Ceiling.RSS),
                 "+" + options.slack().rssPercent() + "% +" + options.slack().rssKb() + " KB");
-        table.row("user CPU", micros(recording.worst().get(Ceiling.USER_CPU)), micros(recording.ceilings().get(Ceiling.USER_CPU)),
+        table.row("user CPU", amount(recording.worst().get(Ceiling.USER_CPU), Ceiling.USER_CPU), amount(recording.ceilings().get(Ceiling.USER_CPU), Ceiling.USER_CPU),
                 "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
         log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", options.command()) + " on " + host.className() + ":");
         table.lines().forEach(log::info);
@@ -293,13 +293,5 @@ public final class EnvelopeGoal {
 
     private static String amount(long value, Ceiling ceiling) {
         return String.format(Locale.ROOT, "%,d%s", value, ceiling.unit().isEmpty() ? "" : " " + ceiling.unit());
-    }
-
-    private static String kb(long value) {
-        return String.format(Locale.ROOT, "%,d KB", value);
-    }
-
-    private static String micros(long value) {
-        return String.format(Locale.ROOT, "%,d us", value);
     }
 }
