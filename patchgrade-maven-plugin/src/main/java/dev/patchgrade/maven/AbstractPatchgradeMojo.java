@@ -4,6 +4,8 @@ import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.SandboxSettings;
+import dev.patchgrade.core.launch.SandboxSpec;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,6 +15,7 @@ import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
+import org.apache.maven.project.MavenProject;
 
 /**
  * What every patchgrade goal shares. {@link #execute()} is final: it handles {@code skip} once and
@@ -42,6 +45,28 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
     @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
     private MojoExecution mojoExecution;
 
+    @Parameter(defaultValue = "${project}", readonly = true)
+    private MavenProject project;
+
+    /**
+     * Runs every child in a sandbox of Linux namespaces: auto (where the kernel allows, else a warning),
+     * required (else error sandbox_unavailable) or off.
+     */
+    @Parameter(property = "patchgrade.sandbox", defaultValue = "auto")
+    private String sandbox;
+
+    /** More paths children must not see (empty and unreadable inside the sandbox). */
+    @Parameter
+    private List<File> hiddenPaths;
+
+    /** Paths children may read even inside a hidden area (e.g. shared libraries under the home directory). */
+    @Parameter
+    private List<File> readOnlyPaths;
+
+    /** Paths children may write (everything else is read-only; each run has its own empty /tmp). */
+    @Parameter
+    private List<File> writablePaths;
+
     @Override
     public final void execute() throws MojoExecutionException, MojoFailureException {
         if (skip) {
@@ -64,8 +89,19 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
     protected abstract void executeGoal() throws MojoExecutionException, MojoFailureException;
 
     protected GoalSettings settings() {
+        SandboxSpec.Mode mode = SandboxSpec.Mode.parse(sandbox);
+        if (mode == null) {
+            throw new PatchgradeException("bad_parameter", "<sandbox> (-Dpatchgrade.sandbox) must be auto, required or off (found \""
+                    + sandbox + "\")");
+        }
+        SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.of(project),
+                project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
         return new GoalSettings(goal(), mojoExecution.getExecutionId(), reportsDirectory.toPath(),
-                buildDirectory.toPath().resolve("patchgrade"), workingDirectory.toPath(), environment);
+                buildDirectory.toPath().resolve("patchgrade"), workingDirectory.toPath(), environment).withSandbox(sandboxSettings);
+    }
+
+    private static List<Path> paths(List<File> files) {
+        return files == null ? List.of() : files.stream().map(File::toPath).toList();
     }
 
     protected static Path path(File file) {

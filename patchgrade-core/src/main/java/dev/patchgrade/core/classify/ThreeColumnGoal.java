@@ -12,11 +12,11 @@ import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
 import dev.patchgrade.core.grade.ProjectPaths;
 import dev.patchgrade.core.grade.Reports;
+import dev.patchgrade.core.launch.CapturedStream;
 import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.ExecutableCheck;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
-import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.JsonReports;
@@ -79,8 +79,15 @@ public final class ThreeColumnGoal {
         checkIdentity(options, referenceBinary);
         List<Case> cases = options.shard().select(CasesFile.read(options.cases(), true));
         List<Row> rows;
-        try (Launcher launcher = Launchers.open(log)) {
-            rows = CaseRunner.runAll(cases, options.parallel(), c -> gradeRow(launcher, options, c), r -> !r.pattern().passed(), log);
+        List<Path> oracles = List.of(options.cases(), options.referenceDigest());
+        List<Path> candidateBinary = settings.executablesOf(options.candidate());
+        // The candidate must not run the reference and print its answers: hidden while a candidate runs,
+        // unless the candidate is the reference binary itself (run with other arguments).
+        List<Path> hiddenFromCandidate = sameFile(candidateBinary, referenceBinary) ? oracles : concat(oracles, referenceBinary);
+        try (Launcher referenceLauncher = settings.openLauncher(log, oracles, List.of(referenceBinary));
+                Launcher candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, candidateBinary)) {
+            rows = CaseRunner.runAll(cases, options.parallel(), c -> gradeRow(referenceLauncher, candidateLauncher, options, c),
+                    r -> !r.pattern().passed(), log);
         }
         guard.verifyUnchanged();
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -131,21 +138,44 @@ public final class ThreeColumnGoal {
         }
     }
 
-    private static Row gradeRow(Launcher launcher, Options options, Case c) {
+    private static boolean sameFile(List<Path> candidate, Path reference) {
+        try {
+            return !candidate.isEmpty() && Files.isSameFile(candidate.get(0), reference);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static List<Path> concat(List<Path> paths, Path more) {
+        List<Path> all = new java.util.ArrayList<>(paths);
+        all.add(more);
+        return all;
+    }
+
+    private static Row gradeRow(Launcher referenceLauncher, Launcher candidateLauncher, Options options, Case c) {
         Path streams = options.settings().streamsDirectory().resolve(SafeNames.stem(c.id()));
         LaunchResult reference = GoalSettings.mustHaveStarted(
-                run(launcher, options, options.reference(), c, streams.resolveSibling(streams.getFileName() + ".reference")),
+                run(referenceLauncher, options, options.reference(), c, streams.resolveSibling(streams.getFileName() + ".reference")),
                 "reference", options.reference());
         LaunchResult candidate = GoalSettings.mustHaveStarted(
-                run(launcher, options, options.candidate(), c, streams.resolveSibling(streams.getFileName() + ".candidate")),
+                run(candidateLauncher, options, options.candidate(), c, streams.resolveSibling(streams.getFileName() + ".candidate")),
                 "candidate", options.candidate());
         Comparison rule = options.comparison();
         Classifier.Evidence evidence = new Classifier.Evidence(reference.timedOut(), candidate.timedOut(),
                 reference.exitedZero(), candidate.exitedZero(),
-                rule.equal(stdout(reference), stdout(candidate)),
-                rule.equal(stdout(candidate), golden(c)),
-                rule.equal(stdout(reference), golden(c)));
+                compare(rule, stdout(reference), stdout(candidate)),
+                compare(rule, stdout(candidate), golden(c)),
+                compare(rule, stdout(reference), golden(c)));
         return new Row(c, reference, candidate, Classifier.classify(evidence));
+    }
+
+    /** Compares and closes both sides; closing a kept output checks it still holds what was captured. */
+    private static boolean compare(Comparison rule, Reader left, Reader right) {
+        try (left; right) {
+            return rule.equal(left, right);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read an output back to compare it", e);
+        }
     }
 
     private static LaunchResult run(Launcher launcher, Options options, List<String> command, Case c, Path keep) {
@@ -158,11 +188,7 @@ public final class ThreeColumnGoal {
 
     /** Bytes as ISO-8859-1 characters, so comparisons are byte-exact whatever the encoding. */
     private static Reader stdout(LaunchResult result) {
-        try {
-            return new BufferedReader(new InputStreamReader(Files.newInputStream(result.stdout().file()), StandardCharsets.ISO_8859_1));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new BufferedReader(new InputStreamReader(CapturedStream.open(result.stdout()), StandardCharsets.ISO_8859_1));
     }
 
     private static Reader golden(Case c) {
@@ -252,6 +278,7 @@ public final class ThreeColumnGoal {
         Map<String, Integer> countJson = new LinkedHashMap<>();
         counts.forEach((pattern, n) -> countJson.put(pattern.wireName(), n));
         report.put("counts", countJson);
+        report.put("sandbox", Reports.sandboxJson(settings));
         report.put("rows", jsonRows);
         JsonReports.write(report, settings.jsonReport());
         try {

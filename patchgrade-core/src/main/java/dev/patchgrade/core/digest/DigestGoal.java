@@ -5,6 +5,7 @@ import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
 import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.grade.BuildLock;
 import dev.patchgrade.core.grade.CaseRunner;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
@@ -14,7 +15,6 @@ import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
-import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.JsonReports;
 import dev.patchgrade.core.report.TestCaseReport;
@@ -62,7 +62,9 @@ public final class DigestGoal {
         String toolchain = toolchain(options);
         Normalizer normalizer = new Normalizer(options.normalize());
         List<DigestTuple> tuples;
-        try (Launcher launcher = Launchers.open(log)) {
+        GoalSettings settings = options.settings();
+        try (BuildLock lock = BuildLock.take(settings.outputDirectory());
+                Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()))) {
             tuples = CaseRunner.runAll(cases, options.parallel(),
                     c -> measure(launcher, options, normalizer, c, streamPrefix(options.settings(), c)).tuple(), t -> false, log);
         }
@@ -106,7 +108,7 @@ public final class DigestGoal {
         List<Case> selected = options.shard().select(cases);
         Normalizer normalizer = new Normalizer(options.normalize());
         List<Row> rows;
-        try (Launcher launcher = Launchers.open(log)) {
+        try (Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()))) {
             rows = CaseRunner.runAll(selected, options.parallel(),
                     c -> gradeCase(launcher, options, normalizer, c, gold.tuples().get(c.id())), Row::failed, log);
         }
@@ -282,6 +284,7 @@ public final class DigestGoal {
         report.put("sanitizer", options.sanitizer().name().toLowerCase(java.util.Locale.ROOT));
         report.put("gold", options.gold().toString());
         report.put("candidate_digests", candidateDirectory(settings).toString());
+        report.put("sandbox", Reports.sandboxJson(settings));
         report.put("cases", json);
         JsonReports.write(report, settings.jsonReport());
     }

@@ -5,6 +5,7 @@ import java.util.function.Function;
 /** A ceiling an envelope may hold, in the order its reason is reported. */
 public enum Ceiling {
     RSS("max_rss_kb", "rss", "KB", "peak RSS", EnvelopeRun::maxRssKb),
+    TREE_RSS("max_tree_rss_kb", "tree_rss", "KB", "tree memory peak", EnvelopeRun::treeRssKb),
     USER_CPU("max_user_us", "user_cpu", "us", "user CPU", EnvelopeRun::userMicros),
     SYS_CPU("max_sys_us", "sys_cpu", "us", "system CPU", EnvelopeRun::systemMicros),
     WALL("max_wall_ms", "wall", "ms", "wall time", run -> run.wallMillis()),
@@ -54,6 +55,7 @@ public enum Ceiling {
     public String measuredKey() {
         return switch (this) {
             case RSS -> "max_rss_kb";
+            case TREE_RSS -> "tree_rss_kb";
             case USER_CPU -> "user_us";
             case SYS_CPU -> "sys_us";
             case WALL -> "wall_ms";

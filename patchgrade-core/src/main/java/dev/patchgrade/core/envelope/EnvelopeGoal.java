@@ -3,6 +3,7 @@ package dev.patchgrade.core.envelope;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.BuildLock;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
@@ -12,7 +13,6 @@ import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.Launcher;
-import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.launch.StreamHashing;
 import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.ConsoleTable;
@@ -55,7 +55,9 @@ public final class EnvelopeGoal {
         String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
         HostInfo host = HostInfo.detect(options.hostClass());
         List<EnvelopeRun> runs = new ArrayList<>();
-        try (Launcher launcher = Launchers.open(log)) {
+        GoalSettings settings = options.settings();
+        try (BuildLock lock = BuildLock.take(settings.outputDirectory());
+                Launcher launcher = settings.openLauncher(log, List.of(file), settings.executablesOf(options.command()))) {
             LaunchRequest request = request(options.settings(), options.command(), options.timeoutSeconds());
             for (int i = 0; i < options.runs(); i++) {
                 runs.add(EnvelopeRun.of(GoalSettings.mustHaveStarted(launcher.launch(request), "command", options.command())));
@@ -110,7 +112,7 @@ public final class EnvelopeGoal {
         }
         List<String> differences = hostDifferences(options, envelope, log);
         List<EnvelopeRun> runs = new ArrayList<>();
-        try (Launcher launcher = Launchers.open(log)) {
+        try (Launcher launcher = settings.openLauncher(log, oracles, settings.executablesOf(command))) {
             LaunchRequest request = request(settings, command, envelope.timeoutSeconds())
                     .keepingOutputAs(settings.streamsDirectory().resolve("run"));
             for (int i = 0; i < options.runs(); i++) {
@@ -200,7 +202,7 @@ public final class EnvelopeGoal {
         json.put("verdict", verdict.verdict());
         json.put("reasons", verdict.reasons());
         json.put("command", command);
-        json.put("measured", measured(verdict));
+        json.put("measured", measured(verdict, settings.facts().method()));
         Map<String, Long> ceilings = new LinkedHashMap<>();
         envelope.ceilings().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> ceilings.put(e.getKey().key(), e.getValue()));
@@ -222,15 +224,18 @@ public final class EnvelopeGoal {
             json.put("host_differences", verdict.hostDifferences());
         }
         json.put("envelope", envelope.file().toString());
+        json.put("sandbox", Reports.sandboxJson(settings));
         JsonReports.write(json, settings.jsonReport());
     }
 
-    private static Map<String, Object> measured(EnvelopeVerdict verdict) {
+    private static Map<String, Object> measured(EnvelopeVerdict verdict, String method) {
         EnvelopeRun first = verdict.runs().get(0);
         Map<String, Object> measured = new LinkedHashMap<>();
         measured.put("returncode", first.timedOut() ? null : first.exitCode());
         measured.put("signal", first.signal());
         measured.put("timed_out", verdict.runs().stream().anyMatch(EnvelopeRun::timedOut));
+        measured.put("leftovers", verdict.runs().stream().mapToInt(EnvelopeRun::leftovers).max().orElse(0));
+        measured.put("method", method);
         for (Ceiling ceiling : Ceiling.values()) {
             Long value = verdict.graded().get(ceiling);
             if (value == null) {
@@ -247,6 +252,7 @@ public final class EnvelopeGoal {
         one.put("signal", run.signal());
         one.put("timed_out", run.timedOut());
         one.put("output_limit", run.outputLimited());
+        one.put("leftovers", run.leftovers());
         for (Ceiling ceiling : Ceiling.values()) {
             one.put(ceiling.measuredKey(), ceiling.figure(run));
         }

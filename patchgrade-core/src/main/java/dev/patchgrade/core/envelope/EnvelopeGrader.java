@@ -48,9 +48,13 @@ public final class EnvelopeGrader {
             for (EnvelopeRun run : runs) {
                 Long value = ceiling.figure(run);
                 if (value == null) {
+                    String why = ceiling == Ceiling.TREE_RSS
+                            ? "it needs a memory cgroup the launcher can create: cgroup v1 writable by this user (root), or a delegated "
+                                    + "cgroup v2 subtree with the memory controller"
+                            : "the launch helper is unavailable: install a C compiler such as cc";
                     throw new PatchgradeException("unmeasurable_ceiling", envelope.file() + ": key \"" + ceiling.key() + "\" sets a ceiling on "
-                            + ceiling.label() + ", which cannot be measured on this machine (the launch helper is unavailable: install a C "
-                            + "compiler such as cc). Grading it would be a guess, so nothing was graded");
+                            + ceiling.label() + ", which cannot be measured on this machine (" + why + "). Grading it would be a guess, "
+                            + "so nothing was graded");
                 }
                 minimum = minimum == null ? value : Math.min(minimum, value);
             }

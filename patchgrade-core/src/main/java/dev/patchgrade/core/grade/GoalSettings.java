@@ -7,6 +7,13 @@ import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.launch.ExecutableCheck;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.launch.NativeHelper;
+import dev.patchgrade.core.launch.SandboxSpec;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +25,8 @@ import java.util.Map;
  * @param goal {@code envelope}, {@code digest}, ...
  * @param executionId the Maven execution id; report names carry it so executions never collide
  * @param outputDirectory where full output streams and candidate digests are kept ({@code target/patchgrade})
+ * @param sandbox what the children of this execution may see
+ * @param facts what its launchers turned out to be, for the reports
  */
 public record GoalSettings(
         String goal,
@@ -25,10 +34,69 @@ public record GoalSettings(
         Path reportsDirectory,
         Path outputDirectory,
         Path workingDirectory,
-        Map<String, String> environment) {
+        Map<String, String> environment,
+        SandboxSettings sandbox,
+        LaunchFacts facts) {
 
     public GoalSettings {
         environment = environment == null ? Map.of() : Map.copyOf(environment);
+        sandbox = sandbox == null ? SandboxSettings.auto() : sandbox;
+        facts = facts == null ? new LaunchFacts() : facts;
+    }
+
+    public GoalSettings(String goal, String executionId, Path reportsDirectory, Path outputDirectory, Path workingDirectory,
+            Map<String, String> environment) {
+        this(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, SandboxSettings.auto(), null);
+    }
+
+    public GoalSettings withSandbox(SandboxSettings settings) {
+        return new GoalSettings(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, settings, null);
+    }
+
+    /** A launcher for this execution's children, sandboxed as {@link #sandboxSpec} says; its facts go to the reports. */
+    public Launcher openLauncher(GradeLog log, List<Path> ownOracles, List<Path> executables) {
+        Launcher launcher = Launchers.open(log, sandboxSpec(ownOracles, executables));
+        facts.observe(launcher);
+        return launcher;
+    }
+
+    /**
+     * What the children of this execution may see: the host read-only; the home directory hidden, but
+     * the project, the working directory and the {@code executables} this execution runs shown again;
+     * then hidden over those: every oracle of the module and of this execution ({@code ownOracles}),
+     * {@code hiddenPaths}, the reports, {@code target/patchgrade} and the launcher's cache; last,
+     * {@code readOnlyPaths} shown through any of it.
+     */
+    public SandboxSpec sandboxSpec(List<Path> ownOracles, List<Path> executables) {
+        List<Path> broad = List.of(Path.of(System.getProperty("user.home")));
+        List<Path> shown = new ArrayList<>();
+        if (sandbox.projectBase() != null) {
+            shown.add(sandbox.projectBase());
+        }
+        if (workingDirectory != null) {
+            shown.add(workingDirectory);
+        }
+        for (Path executable : executables) {
+            if (executable != null) {
+                shown.add(executable);
+            }
+        }
+        List<Path> oracles = new ArrayList<>(sandbox.moduleOracles());
+        oracles.addAll(sandbox.hiddenPaths());
+        ownOracles.stream().filter(java.util.Objects::nonNull).forEach(oracles::add);
+        oracles.add(reportsDirectory);
+        oracles.add(outputDirectory);
+        oracles.add(NativeHelper.cacheRoot());
+        return new SandboxSpec(sandbox.mode(), broad, shown, oracles, sandbox.readOnlyPaths(), sandbox.writablePaths());
+    }
+
+    /** The executable a command runs, resolved as the launcher will: one path, or none when it cannot be found. */
+    public List<Path> executablesOf(List<String> command) {
+        if (command == null || command.isEmpty()) {
+            return List.of();
+        }
+        ExecutableCheck.Resolution resolution = ExecutableCheck.resolve(command.get(0), workingDirectory, ChildEnvironment.pinned(environment));
+        return resolution.ok() ? List.of(resolution.path()) : List.of();
     }
 
     public String qualifiedName() {

@@ -5,6 +5,7 @@ import dev.patchgrade.core.launch.StreamHashing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -59,10 +60,12 @@ public final class OracleGuard {
                 return "absent";
             }
             MessageDigest digest = StreamHashing.sha256();
-            if (Files.isDirectory(oracle)) {
-                try (Stream<Path> files = Files.walk(oracle)) {
+            // A symlinked gold directory (or links inside it) is fingerprinted where its files really are.
+            Path real = oracle.toRealPath();
+            if (Files.isDirectory(real)) {
+                try (Stream<Path> files = Files.walk(real, FileVisitOption.FOLLOW_LINKS)) {
                     for (Path file : files.sorted().toList()) {
-                        digest.update(oracle.relativize(file).toString().getBytes(StandardCharsets.UTF_8));
+                        digest.update(real.relativize(file).toString().getBytes(StandardCharsets.UTF_8));
                         digest.update((byte) 0);
                         if (Files.isRegularFile(file)) {
                             update(digest, file);
@@ -70,7 +73,7 @@ public final class OracleGuard {
                     }
                 }
             } else {
-                update(digest, oracle);
+                update(digest, real);
             }
             return StreamHashing.hex(digest.digest());
         } catch (IOException e) {

@@ -20,7 +20,15 @@ public final class Reports {
     }
 
     public static void writeSuite(GoalSettings settings, String suiteName, List<TestCaseReport> cases, double seconds) {
-        JUnitXmlWriter.write(new TestSuiteReport(suiteName, settings.qualifiedName(), seconds, cases), settings.xmlReport());
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("patchgrade.sandbox", settings.facts().sandbox().describe());
+        properties.put("patchgrade.method", settings.facts().method());
+        JUnitXmlWriter.write(new TestSuiteReport(suiteName, settings.qualifiedName(), seconds, cases, properties), settings.xmlReport());
+    }
+
+    /** The report's {@code sandbox} object, for the JSON reports of every goal. */
+    public static Map<String, Object> sandboxJson(GoalSettings settings) {
+        return settings.facts().sandboxJson();
     }
 
     /** A setup error still leaves both reports, so Jenkins shows it. */
@@ -28,7 +36,19 @@ public final class Reports {
         writeSuite(settings, List.of(TestCaseReport.error(caseName, error.errorName(), error.getMessage(), error.getMessage())), 0);
         Map<String, Object> json = new LinkedHashMap<>(jsonHead);
         json.put("error", Map.of("type", error.errorName(), "message", error.getMessage()));
+        json.put("sandbox", sandboxJson(settings));
         JsonReports.write(json, settings.jsonReport());
+    }
+
+    /** This execution's reports from an earlier build go first, so no failure can leave an old verdict standing. */
+    static void removeStale(GoalSettings settings) {
+        try {
+            java.nio.file.Files.deleteIfExists(settings.xmlReport());
+            java.nio.file.Files.deleteIfExists(settings.jsonReport());
+            java.nio.file.Files.deleteIfExists(settings.reportsDirectory().resolve(settings.qualifiedName() + ".feedback.jsonl"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot remove the stale report of " + settings.qualifiedName(), e);
+        }
     }
 
     /** Rebuilds the HTML summary over every execution's JSON report and says where it is. */
@@ -55,13 +75,20 @@ public final class Reports {
     public static GoalResult grade(GoalSettings settings, String errorCaseName,
             java.util.function.Function<PatchgradeException, Map<String, Object>> errorJson, GradeLog log, Grading grading) {
         GoalResult result;
-        try {
+        removeStale(settings);
+        try (BuildLock lock = BuildLock.take(settings.outputDirectory())) {
             result = grading.run();
         } catch (PatchgradeException e) {
             writeError(settings, errorCaseName, e, errorJson.apply(e));
             result = GoalResult.error(e);
         } catch (java.io.IOException e) {
             PatchgradeException error = new PatchgradeException("io_error", e.getMessage(), e);
+            writeError(settings, errorCaseName, error, errorJson.apply(error));
+            result = GoalResult.error(error);
+        } catch (RuntimeException e) {
+            // A bug of ours must not leave the last build's green report in place: say what happened.
+            PatchgradeException error = new PatchgradeException("unexpected_error", e.toString()
+                    + " (a defect in patchgrade: run with -X for the stack trace and report it)", e);
             writeError(settings, errorCaseName, error, errorJson.apply(error));
             result = GoalResult.error(error);
         }

@@ -7,6 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -19,13 +22,25 @@ final class DirectLauncher implements Launcher {
 
     private final Path scratch;
     private final Duration grace;
+    private static final Path SETSID = Path.of("/usr/bin/setsid");
+    /** Targets running right now in this JVM: adopted orphans are everything else in a foreign session. */
+    private static final Set<Long> RUNNING = ConcurrentHashMap.newKeySet();
+    private static final boolean ADOPTS_ORPHANS = PosixCalls.becomeSubreaper();
+
     private final String reason;
+    private final String sandboxReason;
     private final AtomicLong runs = new AtomicLong();
 
-    DirectLauncher(Path scratch, Duration grace, String reason) {
+    DirectLauncher(Path scratch, Duration grace, String reason, String sandboxReason) {
         this.scratch = scratch;
         this.grace = grace;
         this.reason = reason;
+        this.sandboxReason = sandboxReason;
+    }
+
+    @Override
+    public SandboxStatus sandbox() {
+        return SandboxStatus.off(sandboxReason);
     }
 
     @Override
@@ -48,6 +63,11 @@ final class DirectLauncher implements Launcher {
         RunFiles files = RunFiles.create(scratch, "run-" + runs.incrementAndGet(), request, false);
         java.util.List<String> command = new java.util.ArrayList<>(request.command());
         command.set(0, resolution.path().toString());
+        // A session of its own: whatever the target leaves behind is told apart from the JVM's other children.
+        boolean ownSession = ADOPTS_ORPHANS && Files.isExecutable(SETSID);
+        if (ownSession) {
+            command.add(0, SETSID.toString());
+        }
         ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectOutput(files.stdout.toFile())
                 .redirectError(files.stderr.toFile())
@@ -61,6 +81,7 @@ final class DirectLauncher implements Launcher {
         Process process;
         try {
             process = builder.start();
+            RUNNING.add(process.pid());
         } catch (IOException e) {
             files.discard();
             return LaunchResult.couldNotStart(new StartFailure(StartFailure.Kind.OTHER, request.command().get(0), e.getMessage()));
@@ -92,14 +113,45 @@ final class DirectLauncher implements Launcher {
             Thread.currentThread().interrupt();
             process.descendants().forEach(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
+            RUNNING.remove(process.pid());
             files.discard();
             throw new IllegalStateException("interrupted while waiting for " + request.command().get(0), e);
         }
         long wallMicros = (System.nanoTime() - started) / 1000;
         process.descendants().forEach(ProcessHandle::destroyForcibly);
+        RUNNING.remove(process.pid());
+        int leftovers = ownSession ? killAdoptedOrphans() : 0;
         // The JDK reports death by signal N as 128+N, indistinguishable from exit(128+N): keep the code.
         return files.finish(request, timedOut ? null : process.exitValue(), overLimit ? "SIGXFSZ" : null, null,
-                timedOut, Usage.UNAVAILABLE, wallMicros);
+                timedOut, Usage.UNAVAILABLE, wallMicros, leftovers);
+    }
+
+    /**
+     * Kills and reaps the JVM's children that sit in a session other than the JVM's and are no running
+     * target: descendants of finished targets (a daemon that called setsid included), adopted by the
+     * JVM as child subreaper. The JDK starts other plugins' processes in the JVM's own session.
+     */
+    private static int killAdoptedOrphans() {
+        int jvmSession = PosixCalls.sessionOf(ProcessHandle.current().pid());
+        int killed = 0;
+        for (int round = 0; round < 50; round++) {
+            List<ProcessHandle> orphans = ProcessHandle.current().children()
+                    .filter(child -> !RUNNING.contains(child.pid()))
+                    .filter(child -> {
+                        int session = PosixCalls.sessionOf(child.pid());
+                        return session > 0 && session != jvmSession;
+                    })
+                    .toList();
+            if (orphans.isEmpty()) {
+                return killed;
+            }
+            for (ProcessHandle orphan : orphans) {
+                orphan.descendants().forEach(ProcessHandle::destroyForcibly);
+                PosixCalls.killAndReap(orphan.pid());
+                killed++;
+            }
+        }
+        return killed;
     }
 
     private static long size(Path file) {

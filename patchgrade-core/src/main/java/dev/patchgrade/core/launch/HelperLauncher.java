@@ -1,15 +1,17 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -17,16 +19,30 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Launches through resident helper processes, one per concurrent caller: each launch is one request
- * on a pipe, so the per-launch cost is the helper's fork and exec, not a new JVM spawn.
+ * on a pipe, so the per-launch cost is the helper's fork and exec, not a new JVM spawn. Where the
+ * kernel allows, each helper runs its children in the sandbox. Every wait on a helper has a
+ * deadline: a helper that is stopped, dies or answers garbage is killed with its run, and the
+ * launch fails with {@code launcher_failed}; the next launch gets a fresh helper.
  */
 final class HelperLauncher implements Launcher {
     /** Set to {@code false} to make new helpers wait through SIGCHLD, the path of systems without pidfds. */
     static final String PIDFD_PROPERTY = "patchgrade.helper.pidfd";
+    /** Set to {@code true} to make helpers behave as on a kernel that refuses user namespaces (tests). */
+    static final String DENY_USERNS_PROPERTY = "patchgrade.sandbox.denyUserns";
+    /** Tests: a command the helper is started through, e.g. {@code setpriv --reuid=65534 ...} to see what a non-root user gets. */
+    static final String WRAPPER_PROPERTY = "patchgrade.helper.wrapper";
+    /** Beyond a run's own timeout and grace, how long the JVM waits for the helper's answer (milliseconds; tests shorten it). */
+    static final String ANSWER_MARGIN_PROPERTY = "patchgrade.helper.answerMarginMillis";
+    private static final Duration STARTUP = Duration.ofSeconds(20);
     private static final int ENOENT = 2;
     private static final int ENOEXEC = 8;
     private static final int EACCES = 13;
@@ -34,15 +50,72 @@ final class HelperLauncher implements Launcher {
     private final Path helperBinary;
     private final Path scratch;
     private final Duration grace;
+    private final List<String> helperArguments;
+    private final SandboxStatus sandbox;
+    private final String cgroup;
     private final Deque<HelperProcess> idle = new ConcurrentLinkedDeque<>();
     private final Set<HelperProcess> all = ConcurrentHashMap.newKeySet();
     private final AtomicLong helpers = new AtomicLong();
+    private final ScheduledExecutorService watchdog;
     private volatile boolean closed;
 
-    HelperLauncher(Path helperBinary, Path scratch, Duration grace) {
+    /**
+     * Starts the first helper at once, so the sandbox's availability is known before anything runs.
+     *
+     * @throws PatchgradeException {@code sandbox_unavailable} when the sandbox is required but refused
+     */
+    HelperLauncher(Path helperBinary, Path scratch, Duration grace, SandboxSpec spec, GradeLog log) {
         this.helperBinary = helperBinary;
         this.scratch = scratch;
         this.grace = grace;
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, "patchgrade-launch-watchdog");
+            thread.setDaemon(true);
+            return thread;
+        });
+        timer.setRemoveOnCancelPolicy(true);
+        this.watchdog = timer;
+        List<String> arguments = new ArrayList<>(List.of("--cgroup"));
+        if (spec.mode() != SandboxSpec.Mode.OFF) {
+            arguments.add("--sandbox");
+            if (Boolean.getBoolean(DENY_USERNS_PROPERTY)) {
+                arguments.add("--deny-userns");
+            }
+            arguments.addAll(spec.helperArguments());
+        }
+        HelperProcess first;
+        try {
+            first = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), arguments);
+        } catch (IOException e) {
+            timer.shutdownNow();
+            throw new PatchgradeException("launcher_failed", "the launch helper " + helperBinary + " did not start: " + e.getMessage()
+                    + ". Delete the helper cache directory " + helperBinary.getParent() + " so that it is built again", e);
+        }
+        Map<String, String> ready = first.ready;
+        String reason = ready.getOrDefault("reason", "-");
+        if (spec.mode() == SandboxSpec.Mode.OFF) {
+            this.sandbox = SandboxStatus.off("sandbox=off was set");
+            this.helperArguments = arguments;
+        } else if ("namespaces".equals(ready.get("sandbox"))) {
+            this.sandbox = SandboxStatus.on();
+            this.helperArguments = arguments;
+        } else {
+            String why = SandboxStatus.explainRefusal(reason);
+            if (spec.mode() == SandboxSpec.Mode.REQUIRED) {
+                first.destroy();
+                timer.shutdownNow();
+                throw new PatchgradeException("sandbox_unavailable", "sandbox=required, but " + why
+                        + ". Or set sandbox to auto (runs without it, with a warning) or off");
+            }
+            log.warn("patchgrade runs children WITHOUT the sandbox: " + why + ". Verdicts of this execution are not tamper-proof: "
+                    + "a candidate can read oracles and rewrite reports. Set sandbox=required to make this an error");
+            this.sandbox = SandboxStatus.off("the kernel refused: " + why);
+            // Later helpers would be refused the same way: start them without asking.
+            this.helperArguments = List.of("--cgroup");
+        }
+        this.cgroup = ready.getOrDefault("cgroup", "none");
+        all.add(first);
+        idle.add(first);
     }
 
     @Override
@@ -52,7 +125,17 @@ final class HelperLauncher implements Launcher {
 
     @Override
     public String description() {
-        return "launch helper " + helperBinary;
+        return "launch helper " + helperBinary + (sandbox.active() ? " in the namespace sandbox" : " without sandbox");
+    }
+
+    @Override
+    public SandboxStatus sandbox() {
+        return sandbox;
+    }
+
+    @Override
+    public String method() {
+        return "v1".equals(cgroup) ? "rusage_tree,cgroup_v1" : "v2".equals(cgroup) ? "rusage_tree,cgroup_v2" : "rusage_tree";
     }
 
     @Override
@@ -72,26 +155,26 @@ final class HelperLauncher implements Launcher {
             }
         }
         HelperProcess helper = idle.pollFirst();
-        Map<String, String> reply;
-        RunFiles files;
-        try {
-            if (helper == null) {
-                helper = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet());
-                all.add(helper);
-            }
-            files = RunFiles.create(scratch, helper.slot, request, true);
+        if (helper == null) {
             try {
-                reply = helper.run(encode(request, resolution.path(), files));
+                helper = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), helperArguments);
             } catch (IOException e) {
-                files.discard();
-                throw e;
+                throw new PatchgradeException("launcher_failed", "a new launch helper did not start: " + e.getMessage(), e);
             }
+            all.add(helper);
+        }
+        RunFiles files = RunFiles.create(scratch, helper.slot, request, true);
+        Duration deadline = request.timeout().plus(grace).plus(Duration.ofMillis(Long.getLong(ANSWER_MARGIN_PROPERTY, 10_000)));
+        Map<String, String> reply;
+        try {
+            reply = helper.run(encode(request, resolution.path(), files), deadline, watchdog);
         } catch (IOException e) {
-            if (helper != null) {
-                all.remove(helper);
-                helper.destroy();
-            }
-            throw new UncheckedIOException("the launch helper failed while running " + request.command().get(0), e);
+            files.discard();
+            all.remove(helper);
+            helper.destroy();
+            throw new PatchgradeException("launcher_failed", "the launch helper failed while running " + request.command().get(0)
+                    + ": " + e.getMessage() + ". It was killed with its run; the next launch starts a fresh one. If this repeats, the "
+                    + "command may be signalling or stopping its parent (run it with sandbox=required)", e);
         }
         try {
             if (reply.containsKey("nostart")) {
@@ -99,15 +182,19 @@ final class HelperLauncher implements Launcher {
                 return LaunchResult.couldNotStart(startFailure(reply, request, resolution.path()));
             }
             boolean signaled = "signaled".equals(reply.get("status"));
+            Long treeRss = number(reply, "tree_rss_kb");
             Usage usage = new Usage(number(reply, "maxrss_kb"), number(reply, "utime_us"), number(reply, "stime_us"),
-                    number(reply, "minflt"), number(reply, "majflt"), number(reply, "inblock"), number(reply, "oublock"));
+                    number(reply, "minflt"), number(reply, "majflt"), number(reply, "inblock"), number(reply, "oublock"),
+                    treeRss != null && treeRss < 0 ? null : treeRss);
+            Long leftovers = number(reply, "leftovers");
             return files.finish(request,
                     signaled ? null : Integer.valueOf(reply.get("code")),
                     signaled ? reply.get("signame") : null,
                     signaled ? Integer.valueOf(reply.get("signal")) : null,
                     "1".equals(reply.get("timed_out")),
                     usage,
-                    number(reply, "wall_us"));
+                    number(reply, "wall_us"),
+                    leftovers == null ? 0 : leftovers.intValue());
         } finally {
             // Only now: the helper's scratch files are this run's until they are hashed.
             idle.addFirst(helper);
@@ -120,7 +207,8 @@ final class HelperLauncher implements Launcher {
         String shown = request.command().get(0);
         if (!stage.equals("exec")) {
             String what = switch (stage) {
-                case "chdir" -> "cannot enter the working directory " + request.workingDirectory();
+                case "chdir" -> "cannot enter the working directory " + request.workingDirectory()
+                        + (errno == EACCES || errno == ENOENT ? " (hidden by the sandbox? show it with <readOnlyPaths>)" : "");
                 case "stdin", "stdout", "stderr" -> "cannot open the file for " + stage;
                 default -> "failed while preparing the child (" + stage + ")";
             };
@@ -128,8 +216,10 @@ final class HelperLauncher implements Launcher {
         }
         return switch (errno) {
             case ENOENT -> new StartFailure(StartFailure.Kind.NOT_FOUND, shown,
-                    Files.exists(resolved) ? "its #! interpreter or dynamic loader is missing" : "no file at " + resolved);
-            case EACCES -> new StartFailure(StartFailure.Kind.NOT_EXECUTABLE, shown, "permission denied");
+                    Files.exists(resolved) ? "its #! interpreter or dynamic loader is missing (or hidden by the sandbox: "
+                            + "show it with <readOnlyPaths>)" : "no file at " + resolved);
+            case EACCES -> new StartFailure(StartFailure.Kind.NOT_EXECUTABLE, shown, "permission denied"
+                    + (Files.isExecutable(resolved) ? " (inside the sandbox: is it under a hidden path? show it with <readOnlyPaths>)" : ""));
             case ENOEXEC -> new StartFailure(StartFailure.Kind.BAD_FORMAT, shown, "exec format error");
             default -> new StartFailure(StartFailure.Kind.OTHER, shown, "execve failed, errno " + errno);
         };
@@ -178,15 +268,19 @@ final class HelperLauncher implements Launcher {
         }
         all.clear();
         idle.clear();
+        watchdog.shutdownNow();
     }
 
     /** One resident helper and its pipes. Used by one thread at a time. */
     private static final class HelperProcess {
+        private static final Set<String> DONE_KEYS = Set.of("status", "code", "signal", "signame", "timed_out", "maxrss_kb",
+                "utime_us", "stime_us", "minflt", "majflt", "inblock", "oublock", "wall_us", "leftovers", "tree_rss_kb");
         private final Process process;
         private final OutputStream requests;
         private final BufferedReader replies;
         final String slot;
         private final Path pidFile;
+        Map<String, String> ready;
 
         private HelperProcess(Process process, String slot, Path pidFile) {
             this.process = process;
@@ -196,28 +290,104 @@ final class HelperLauncher implements Launcher {
             this.replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
         }
 
-        static HelperProcess start(Path binary, Path scratch, String slot) throws IOException {
+        static HelperProcess start(Path binary, Path scratch, String slot, List<String> arguments) throws IOException {
             Path pidFile = scratch.resolve(slot + ".pid");
-            List<String> command = new java.util.ArrayList<>(List.of(binary.toString(), pidFile.toString()));
+            List<String> command = new ArrayList<>();
+            String wrapper = System.getProperty(WRAPPER_PROPERTY, "");
+            if (!wrapper.isBlank()) {
+                command.addAll(List.of(wrapper.strip().split("\\s+")));
+                // The wrapped helper runs as another user: it must be able to write its scratch files.
+                scratch.toFile().setWritable(true, false);
+                scratch.toFile().setExecutable(true, false);
+            }
+            command.addAll(List.of(binary.toString(), pidFile.toString()));
             if ("false".equals(System.getProperty(PIDFD_PROPERTY))) {
                 command.add("--no-pidfd");
             }
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            command.addAll(arguments);
+            ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
             builder.environment().clear();
-            return new HelperProcess(builder.start(), slot, pidFile);
+            HelperProcess helper = new HelperProcess(builder.start(), slot, pidFile);
+            AtomicBoolean expired = new AtomicBoolean();
+            ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "patchgrade-launch-startup");
+                thread.setDaemon(true);
+                return thread;
+            });
+            try {
+                timer.schedule(() -> {
+                    expired.set(true);
+                    helper.process.destroyForcibly();
+                }, STARTUP.toMillis(), TimeUnit.MILLISECONDS);
+                String line = helper.replies.readLine();
+                if (line == null || !line.startsWith("ready ")) {
+                    helper.destroy();
+                    throw new IOException(expired.get() ? "no answer within " + STARTUP.toSeconds() + " s"
+                            : "it answered '" + (line == null ? "nothing" : line) + "' instead of 'ready'");
+                }
+                helper.ready = parse(line);
+                return helper;
+            } finally {
+                timer.shutdownNow();
+            }
         }
 
-        Map<String, String> run(byte[] request) throws IOException {
-            requests.write(request);
-            requests.flush();
-            String line = replies.readLine();
+        /** Sends one request and waits for its answer until {@code deadline}; then kills the helper. */
+        Map<String, String> run(byte[] request, Duration deadline, ScheduledExecutorService watchdog) throws IOException {
+            AtomicBoolean expired = new AtomicBoolean();
+            ScheduledFuture<?> alarm = watchdog.schedule(() -> {
+                expired.set(true);
+                killRun();
+            }, deadline.toMillis(), TimeUnit.MILLISECONDS);
+            String line;
+            try {
+                requests.write(request);
+                requests.flush();
+                line = replies.readLine();
+            } catch (IOException e) {
+                killRun();
+                throw new IOException(expired.get() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
+                        : "the helper's pipe broke (" + e.getMessage() + ")", e);
+            } finally {
+                alarm.cancel(false);
+            }
             if (line == null) {
                 // The helper died while its child ran: the child's group must not outlive it.
-                PosixCalls.killGroup(lastChild());
-                throw new IOException("the launch helper exited unexpectedly");
+                killRun();
+                throw new IOException(expired.get() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
+                        : "the helper exited unexpectedly");
             }
-            return parse(line);
+            Map<String, String> reply = parse(line);
+            if (!valid(reply)) {
+                killRun();
+                throw new IOException("the helper answered a garbled line: '" + (line.length() > 200 ? line.substring(0, 200) + "..." : line) + "'");
+            }
+            return reply;
+        }
+
+        private static boolean valid(Map<String, String> reply) {
+            try {
+                if (reply.containsKey("nostart")) {
+                    return reply.size() == 3 && reply.containsKey("stage") && Integer.parseInt(reply.get("errno")) >= 0;
+                }
+                if (!reply.containsKey("done") || !reply.keySet().containsAll(DONE_KEYS)) {
+                    return false;
+                }
+                for (String key : DONE_KEYS) {
+                    if (!key.equals("status") && !key.equals("signame")) {
+                        Long.parseLong(reply.get(key));
+                    }
+                }
+                return Set.of("exited", "signaled").contains(reply.get("status"));
+            } catch (RuntimeException e) {
+                return false;
+            }
+        }
+
+        /** The helper and whatever it was running go: without the sandbox, the child's group too. */
+        private void killRun() {
+            PosixCalls.killGroup(lastChild());
+            process.destroyForcibly();
         }
 
         private long lastChild() {
@@ -237,6 +407,8 @@ final class HelperLauncher implements Launcher {
                 int eq = words[i].indexOf('=');
                 if (eq > 0) {
                     fields.put(words[i].substring(0, eq), words[i].substring(eq + 1));
+                } else {
+                    fields.put("garbled", words[i]);
                 }
             }
             return fields;
@@ -250,11 +422,11 @@ final class HelperLauncher implements Launcher {
             }
             try {
                 if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    process.destroyForcibly();
+                    killRun();
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                process.destroyForcibly();
+                killRun();
             }
         }
 

@@ -11,6 +11,7 @@ package dev.patchgrade.core.launch;
  * @param outputLimited a stream reached the output cap (the child was stopped by SIGXFSZ or its file is full)
  * @param usage the child's own rusage, with unmeasurable figures {@code null}
  * @param wallMicros from start to the child's exit
+ * @param leftovers descendants still alive when the command exited, killed by the launcher
  */
 public record LaunchResult(
         StartFailure startFailure,
@@ -22,10 +23,16 @@ public record LaunchResult(
         Usage usage,
         long wallMicros,
         StreamDigest stdout,
-        StreamDigest stderr) {
+        StreamDigest stderr,
+        int leftovers) {
+
+    public LaunchResult(StartFailure startFailure, Integer exitCode, String signal, Integer signalNumber, boolean timedOut,
+            boolean outputLimited, Usage usage, long wallMicros, StreamDigest stdout, StreamDigest stderr) {
+        this(startFailure, exitCode, signal, signalNumber, timedOut, outputLimited, usage, wallMicros, stdout, stderr, 0);
+    }
 
     public static LaunchResult couldNotStart(StartFailure failure) {
-        return new LaunchResult(failure, null, null, null, false, false, Usage.UNAVAILABLE, 0, null, null);
+        return new LaunchResult(failure, null, null, null, false, false, Usage.UNAVAILABLE, 0, null, null, 0);
     }
 
     public boolean started() {

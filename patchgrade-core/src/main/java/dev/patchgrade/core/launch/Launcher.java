@@ -14,6 +14,16 @@ public interface Launcher extends AutoCloseable {
     /** One line for logs and reports: which launch path is in use, and why. */
     String description();
 
+    /** Whether children run in the sandbox, and why not when they do not. */
+    default SandboxStatus sandbox() {
+        return SandboxStatus.off("this launcher has no sandbox");
+    }
+
+    /** How the figures are measured ({@code rusage_tree}, plus {@code cgroup_v1}/{@code cgroup_v2} for tree RSS). */
+    default String method() {
+        return measuresUsage() ? "rusage_tree" : "none";
+    }
+
     @Override
     void close();
 }

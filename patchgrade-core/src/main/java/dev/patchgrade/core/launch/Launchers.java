@@ -2,13 +2,10 @@ package dev.patchgrade.core.launch;
 
 import dev.patchgrade.core.GradeLog;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /** Opens the best launcher this machine supports. */
 public final class Launchers {
@@ -18,46 +15,62 @@ public final class Launchers {
 
     private Launchers() {}
 
-    /**
-     * A launcher whose scratch files live in a fresh temporary directory, removed on close. Where the
-     * helper cannot be had, the returned launcher still runs commands and says, through {@code log},
-     * which figures it cannot measure.
-     */
+    /** A launcher without the sandbox: for measuring and tests of launch mechanics. */
     public static Launcher open(GradeLog log) {
-        Path scratch;
-        try {
-            scratch = Files.createTempDirectory("patchgrade-launch-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a scratch directory for child output", e);
-        }
-        Launcher inner = choose(log, scratch);
-        log.debug("launching through " + inner.description());
-        return new ScratchOwning(inner, scratch);
+        return open(log, SandboxSpec.off());
     }
 
-    private static Launcher choose(GradeLog log, Path scratch) {
+    /**
+     * A launcher whose scratch files live in a fresh temporary directory, removed on close (and, should
+     * the JVM be killed, by the next launcher opened on this machine). Where the helper cannot be had,
+     * the returned launcher still runs commands and says, through {@code log}, which figures it cannot
+     * measure.
+     *
+     * @throws dev.patchgrade.core.PatchgradeException {@code sandbox_unavailable} when the spec requires a
+     *     sandbox this machine cannot give
+     */
+    public static Launcher open(GradeLog log, SandboxSpec spec) {
+        Scratch scratch = Scratch.create();
+        try {
+            Launcher inner = choose(log, scratch.directory(), spec.hidingAlso(List.of(scratch.directory())));
+            log.debug("launching through " + inner.description());
+            return new ScratchOwning(inner, scratch);
+        } catch (RuntimeException e) {
+            scratch.delete();
+            throw e;
+        }
+    }
+
+    private static Launcher choose(GradeLog log, Path scratch, SandboxSpec spec) {
         if ("direct".equals(System.getProperty(MODE_PROPERTY))) {
-            return degraded(log, scratch, MODE_PROPERTY + "=direct was set");
+            return degraded(log, scratch, MODE_PROPERTY + "=direct was set", spec);
         }
         String os = System.getProperty("os.name", "").toLowerCase();
         if (!(os.contains("linux") || os.contains("mac"))) {
-            return degraded(log, scratch, "the launch helper supports Linux and macOS, not " + os);
+            return degraded(log, scratch, "the launch helper supports Linux and macOS, not " + os, spec);
         }
         NativeHelper.Located located = NativeHelper.locate(log);
         if (located.binary() == null) {
-            return degraded(log, scratch, located.problem());
+            return degraded(log, scratch, located.problem(), spec);
         }
         String probe = probe(located.binary());
         if (probe != null) {
-            return degraded(log, scratch, "the launch helper " + located.binary() + " does not run: " + probe);
+            return degraded(log, scratch, "the launch helper " + located.binary() + " does not run: " + probe, spec);
         }
-        return new HelperLauncher(located.binary(), scratch, GRACE);
+        return new HelperLauncher(located.binary(), scratch, GRACE, spec, log);
     }
 
-    private static Launcher degraded(GradeLog log, Path scratch, String reason) {
+    private static Launcher degraded(GradeLog log, Path scratch, String reason, SandboxSpec spec) {
+        if (spec.mode() == SandboxSpec.Mode.REQUIRED) {
+            throw new dev.patchgrade.core.PatchgradeException("sandbox_unavailable", "sandbox=required, but the sandbox lives in the "
+                    + "launch helper, which cannot be used here: " + reason + ". Install a C compiler (cc), or set sandbox to auto or off");
+        }
+        if (spec.mode() == SandboxSpec.Mode.AUTO) {
+            log.warn("patchgrade runs children WITHOUT the sandbox (" + reason + "): verdicts of this execution are not tamper-proof");
+        }
         log.warn("patchgrade cannot measure peak RSS, CPU time, page faults or block I/O here: " + reason
                 + ". Commands still run; those figures are reported as unavailable, and grading against them is an error.");
-        return new DirectLauncher(scratch, GRACE, reason);
+        return new DirectLauncher(scratch, GRACE, reason, spec.mode() == SandboxSpec.Mode.OFF ? "sandbox=off was set" : reason);
     }
 
     private static String probe(Path helper) {
@@ -79,11 +92,12 @@ public final class Launchers {
 
     private static final class ScratchOwning implements Launcher {
         private final Launcher inner;
-        private final Path scratch;
+        private final Scratch scratch;
 
-        ScratchOwning(Launcher inner, Path scratch) {
+        ScratchOwning(Launcher inner, Scratch scratch) {
             this.inner = inner;
             this.scratch = scratch;
+            Scratch.OPEN.add(this);
         }
 
         @Override
@@ -102,13 +116,20 @@ public final class Launchers {
         }
 
         @Override
+        public SandboxStatus sandbox() {
+            return inner.sandbox();
+        }
+
+        @Override
+        public String method() {
+            return inner.method();
+        }
+
+        @Override
         public void close() {
+            Scratch.OPEN.remove(this);
             inner.close();
-            try (Stream<Path> files = Files.walk(scratch)) {
-                files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            } catch (IOException e) {
-                // a temporary directory left behind is harmless
-            }
+            scratch.delete();
         }
     }
 }

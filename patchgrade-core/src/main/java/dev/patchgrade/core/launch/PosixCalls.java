@@ -10,8 +10,16 @@ import com.sun.jna.Native;
 final class PosixCalls {
     static final int SIGKILL = 9;
 
+    static final int PR_SET_CHILD_SUBREAPER = 36;
+
     private interface LibC extends Library {
         int kill(int pid, int signal);
+
+        int prctl(int option, long arg2, long arg3, long arg4, long arg5);
+
+        int getsid(int pid);
+
+        int waitpid(int pid, int[] status, int options);
     }
 
     private static final LibC LIBC = load();
@@ -24,6 +32,25 @@ final class PosixCalls {
         } catch (UnsatisfiedLinkError | RuntimeException e) {
             return null;
         }
+    }
+
+    /** Makes this JVM adopt the orphans of its descendants (Linux); false where it cannot. */
+    static boolean becomeSubreaper() {
+        return LIBC != null && LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+    }
+
+    /** The session of {@code pid}, or -1 where it cannot be had. */
+    static int sessionOf(long pid) {
+        return LIBC == null ? -1 : LIBC.getsid((int) pid);
+    }
+
+    /** Kills {@code pid} and reaps it: an orphan adopted by this JVM is no process the JDK waits for. */
+    static void killAndReap(long pid) {
+        if (LIBC == null || pid <= 1) {
+            return;
+        }
+        LIBC.kill((int) pid, SIGKILL);
+        LIBC.waitpid((int) pid, new int[1], 0);
     }
 
     /** Sends SIGKILL to the process group led by {@code groupLeader}; false when it could not. */

@@ -56,12 +56,17 @@ final class RunFiles {
 
     LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, Integer signalNumber, boolean timedOut, Usage usage,
             long wallMicros) {
+        return finish(request, exitCode, signal, signalNumber, timedOut, usage, wallMicros, 0);
+    }
+
+    LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, Integer signalNumber, boolean timedOut, Usage usage,
+            long wallMicros, int leftovers) {
         try {
             StreamDigest out = StreamHashing.digestFile(stdout, StreamHashing.DEFAULT_EXCERPT_BYTES, keep);
             StreamDigest err = StreamHashing.digestFile(stderr, StreamHashing.DEFAULT_EXCERPT_BYTES, keep);
             long cap = request.outputLimitBytes();
             boolean limited = "SIGXFSZ".equals(signal) || out.bytes() >= cap || err.bytes() >= cap;
-            return new LaunchResult(null, exitCode, signal, signalNumber, timedOut, limited, usage, wallMicros, out, err);
+            return new LaunchResult(null, exitCode, signal, signalNumber, timedOut, limited, usage, wallMicros, out, err, leftovers);
         } finally {
             discard();
         }

@@ -4,7 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channels;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.Set;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -34,10 +39,20 @@ public final class StreamHashing {
         return hex(sha256().digest(bytes));
     }
 
-    /** Digest, size, first and last {@code excerptBytes} of a file written by a child. */
+    /**
+     * Digest, size, first and last {@code excerptBytes} of a file written by a child. The file is read
+     * without following links, only if it is a regular file: a child that swapped its output for a
+     * link to {@code /dev/zero} or a FIFO gets an error, not an endless read.
+     */
     public static StreamDigest digestFile(Path file, int excerptBytes, boolean keep) {
         try {
-            if (Files.size(file) == 0) {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (!attributes.isRegularFile()) {
+                throw new dev.patchgrade.core.PatchgradeException("output_tampered", "the child's output " + file + " is no longer a regular "
+                        + "file (a link, FIFO or device was put in its place while it ran), so it was not read. Treat the candidate as "
+                        + "hostile, and run with sandbox=required");
+            }
+            if (attributes.size() == 0) {
                 return new StreamDigest(EMPTY_SHA256, 0, new byte[0], new byte[0], keep ? file : null);
             }
         } catch (IOException e) {
@@ -46,7 +61,7 @@ public final class StreamHashing {
         MessageDigest digest = sha256();
         byte[] head = new byte[0];
         long total = 0;
-        try (InputStream in = Files.newInputStream(file)) {
+        try (InputStream in = Channels.newInputStream(Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)))) {
             byte[] block = new byte[BLOCK];
             int n;
             while ((n = in.read(block)) > 0) {

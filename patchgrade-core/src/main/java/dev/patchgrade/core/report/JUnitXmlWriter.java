@@ -34,6 +34,12 @@ public final class JUnitXmlWriter {
                 .append("\" errors=\"").append(suite.count(TestCaseReport.Status.ERROR))
                 .append("\" skipped=\"").append(suite.cases().isEmpty() ? 1 : suite.count(TestCaseReport.Status.SKIPPED))
                 .append("\" time=\"").append(seconds(suite.seconds())).append("\">\n");
+        if (!suite.properties().isEmpty()) {
+            xml.append("  <properties>\n");
+            suite.properties().forEach((name, value) -> xml.append("    <property name=\"").append(XmlText.attribute(name))
+                    .append("\" value=\"").append(XmlText.attribute(XmlText.oneLine(value))).append("\"/>\n"));
+            xml.append("  </properties>\n");
+        }
         if (suite.cases().isEmpty()) {
             // Jenkins rejects a suite without test cases; say plainly that nothing was graded.
             xml.append("  <testcase classname=\"").append(XmlText.attribute(suite.className()))

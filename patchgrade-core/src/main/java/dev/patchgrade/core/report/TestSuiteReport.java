@@ -7,11 +7,18 @@ import java.util.List;
  *
  * @param suiteName unique across the files Jenkins merges (carries the shard)
  * @param className the {@code classname} of every test case: {@code patchgrade.<goal>.<executionId>}
+ * @param properties the suite's {@code properties} ({@code patchgrade.sandbox}, ...), in order
  */
-public record TestSuiteReport(String suiteName, String className, double seconds, List<TestCaseReport> cases) {
+public record TestSuiteReport(String suiteName, String className, double seconds, List<TestCaseReport> cases,
+        java.util.Map<String, String> properties) {
 
     public TestSuiteReport {
         cases = List.copyOf(cases);
+        properties = properties == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(properties));
+    }
+
+    public TestSuiteReport(String suiteName, String className, double seconds, List<TestCaseReport> cases) {
+        this(suiteName, className, seconds, cases, null);
     }
 
     public long count(TestCaseReport.Status status) {

@@ -4,63 +4,71 @@
  * The JVM keeps one of these per worker and sends it one request per launch. The helper starts the
  * target from its own small image, so the target's ru_maxrss is its own peak and not the JVM's
  * high-water mark (the kernel records the old image's peak at exec; a child spawned straight from
- * the JVM inherits the JVM's). It reports the target's wait4 rusage, kills the target's process
- * group on timeout (SIGTERM, grace, SIGKILL) and, as a child subreaper, kills whatever the target
- * left behind. If the JVM dies, the request pipe reaches EOF and the helper kills the run and exits.
+ * the JVM inherits the JVM's).
  *
+ * Whole-tree figures: every process the target starts is reaped by a process of ours (the helper as
+ * child subreaper, or the PID 1 of the run's PID namespace), each with wait4, so CPU, faults and
+ * block I/O are summed and ru_maxrss is the largest single process over the tree, waited for or not.
+ * Whatever is still alive when the target exits is killed and counted as a leftover.
+ *
+ * Sandbox (--sandbox): at start the helper forks a zygote that enters new user, mount and network
+ * namespaces and builds the candidate's view of the file system once: the host read-only, hidden
+ * paths covered by empty unreadable mounts, read-only and writable exceptions bound back, then
+ * pivot_root so the host tree is gone from its namespace. Per run the zygote clones a PID 1 into new
+ * PID, mount, IPC and UTS namespaces, which mounts a fresh /tmp and /proc, starts the target as a
+ * non-root user without capabilities, reaps everything and reports. The output files are opened by
+ * the helper outside the sandbox and passed in as descriptors. Dying parents take their children
+ * along (PR_SET_PDEATHSIG), and a PID namespace dies with its PID 1, so nothing outlives a run.
+ *
+ * Start: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P]... [--ro P]... [--rw P]...
+ *        [--cgroup] [--deny-userns]
+ * First line on stdout: "ready sandbox=<namespaces|off> reason=<word> cgroup=<v1|v2|none>".
  * Request on stdin: "PGRUN1 <length as 10 digits>\n", then <length> bytes of NUL-terminated fields:
  *   timeout_ms grace_ms output_cap_bytes exe cwd stdin_path stdout_path stderr_path
  *   argc argv... envc env...
- * The running target's pid is written to the file named by the helper's first argument, so the JVM
- * can kill its process group should the helper itself die (a reply line would wake the JVM twice).
- * A second argument "--no-pidfd" makes it wait through SIGCHLD, as on systems without pidfds.
- * Replies (one line on stdout):
+ * Reply (one line on stdout):
  *   "done status=<exited|signaled> code=<n> signal=<n> signame=<NAME> timed_out=<0|1> maxrss_kb=<n>
- *    utime_us=<n> stime_us=<n> minflt=<n> majflt=<n> inblock=<n> oublock=<n> wall_us=<n>", or
+ *    utime_us=<n> stime_us=<n> minflt=<n> majflt=<n> inblock=<n> oublock=<n> wall_us=<n>
+ *    leftovers=<n> tree_rss_kb=<n or -1>", or
  *   "nostart stage=<stage> errno=<n>" when the target could not be started.
+ * Without the sandbox, the running target's pid is written to the pid file (and 0 once it is
+ * reaped), so the JVM can kill its process group should the helper itself die.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #ifdef __linux__
+#include <net/if.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #endif
 
-static int sigchld_pipe[2] = {-1, -1};
 static int pid_file = -1;
-/* With pidfds (Linux 5.3+) the helper waits for its child and the lifeline in one poll, with
- * SIGCHLD blocked; elsewhere a SIGCHLD handler writes to a self-pipe that poll watches. */
+/* With pidfds (Linux 5.3+) the helper waits for its child and the lifeline in one poll; elsewhere a
+ * SIGCHLD handler writes to a self-pipe that poll watches. */
 static int use_pidfd = 0;
-
-static int open_pidfd(pid_t pid) {
-#if defined(__linux__) && defined(SYS_pidfd_open)
-    return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-    (void)pid;
-    return -1;
-#endif
-}
-
-static void on_sigchld(int sig) {
-    (void)sig;
-    int saved = errno;
-    if (write(sigchld_pipe[1], "c", 1) < 0) { /* pipe full: a wakeup is already pending */ }
-    errno = saved;
-}
+static int sigchld_pipe[2] = {-1, -1};
 
 static long long now_us(void) {
     struct timespec ts;
@@ -84,18 +92,38 @@ static const char *signal_name(int sig) {
     }
 }
 
-/*
- * Requests are read with read(2), never through stdio: stdio would read ahead, and fd 0 must be
- * empty while a target runs, because readability there means the JVM has gone (the lifeline).
- */
-static char *request;
-static size_t request_len;
-static size_t request_pos;
+static int open_pidfd(pid_t pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
 
-static int read_exact(char *into, size_t len) {
+static void on_sigchld(int sig) {
+    (void)sig;
+    int saved = errno;
+    if (write(sigchld_pipe[1], "c", 1) < 0) { /* pipe full: a wakeup is already pending */ }
+    errno = saved;
+}
+
+static int write_all(int fd, const void *data, size_t len) {
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return 0;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 1;
+}
+
+static int read_exact(int fd, char *into, size_t len) {
     size_t done = 0;
     while (done < len) {
-        ssize_t n = read(0, into + done, len - done);
+        ssize_t n = read(fd, into + done, len - done);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return 0;
         done += (size_t)n;
@@ -103,44 +131,139 @@ static int read_exact(char *into, size_t len) {
     return 1;
 }
 
-/* Header: "PGRUN1 " and the body length in exactly 10 digits and a newline, read in one call. */
+/* ---------------------------------------------------------------------------------------------
+ * Requests. Read with read(2), never through stdio: stdio would read ahead, and fd 0 must be empty
+ * while a target runs, because readability there means the JVM has gone (the lifeline).
+ */
 #define HEADER_LENGTH 18
-static int read_request(void) {
-    char header[HEADER_LENGTH + 1];
-    if (!read_exact(header, HEADER_LENGTH)) return 0;
-    header[HEADER_LENGTH] = '\0';
-    unsigned long long len = 0;
-    if (sscanf(header, "PGRUN1 %10llu", &len) != 1 || header[HEADER_LENGTH - 1] != '\n' || len == 0 || len > (64u << 20)) return 0;
-    free(request);
-    request = malloc((size_t)len);
-    if (!request) return 0;
-    request_len = (size_t)len;
-    request_pos = 0;
-    return read_exact(request, request_len);
-}
+#define MAX_REQUEST (64u << 20)
 
-static char *read_field(void) {
-    if (request_pos >= request_len) return NULL;
-    char *start = request + request_pos;
-    char *end = memchr(start, '\0', request_len - request_pos);
+struct request {
+    char *body;
+    size_t len;
+    long long timeout_ms, grace_ms, cap;
+    char *exe, *cwd, *in_path, *out_path, *err_path;
+    char **argv, **envp;
+};
+
+struct cursor {
+    char *body;
+    size_t len, pos;
+};
+
+static char *next_field(struct cursor *c) {
+    if (c->pos >= c->len) return NULL;
+    char *start = c->body + c->pos;
+    char *end = memchr(start, '\0', c->len - c->pos);
     if (!end) return NULL;
-    request_pos += (size_t)(end - start) + 1;
+    c->pos += (size_t)(end - start) + 1;
     return start;
 }
 
-static long long read_number(int *ok) {
-    char *field = read_field();
-    if (!field) { *ok = 0; return 0; }
-    return strtoll(field, NULL, 10);
+static int next_number(struct cursor *c, long long *out) {
+    char *field = next_field(c);
+    if (!field || !*field) return 0;
+    char *end;
+    errno = 0;
+    *out = strtoll(field, &end, 10);
+    return errno == 0 && *end == '\0';
 }
 
-/* Every live process below the helper, found through /proc (Linux only). */
+static char **next_list(struct cursor *c, long long min) {
+    long long count;
+    if (!next_number(c, &count) || count < min || count > 100000) return NULL;
+    char **list = calloc((size_t)count + 1, sizeof(char *));
+    if (!list) return NULL;
+    for (long long i = 0; i < count; i++) {
+        if (!(list[i] = next_field(c))) {
+            free(list);
+            return NULL;
+        }
+    }
+    return list;
+}
+
+/* Parses a request body in place; the fields point into it. Returns 0 for a garbled body. */
+static int parse_request(struct request *r) {
+    struct cursor c = {r->body, r->len, 0};
+    if (!next_number(&c, &r->timeout_ms) || !next_number(&c, &r->grace_ms) || !next_number(&c, &r->cap)) return 0;
+    if (!(r->exe = next_field(&c)) || !(r->cwd = next_field(&c)) || !(r->in_path = next_field(&c)) ||
+        !(r->out_path = next_field(&c)) || !(r->err_path = next_field(&c))) return 0;
+    if (!(r->argv = next_list(&c, 1))) return 0;
+    if (!(r->envp = next_list(&c, 0))) return 0;
+    return r->timeout_ms > 0 && r->grace_ms >= 0;
+}
+
+static void free_request(struct request *r) {
+    free(r->argv);
+    free(r->envp);
+    free(r->body);
+    memset(r, 0, sizeof *r);
+}
+
+/* Returns 1 with a parsed request, 0 at EOF or on a garbled request (the helper then exits). */
+static int read_request(int fd, struct request *r) {
+    char header[HEADER_LENGTH + 1];
+    memset(r, 0, sizeof *r);
+    if (!read_exact(fd, header, HEADER_LENGTH)) return 0;
+    header[HEADER_LENGTH] = '\0';
+    unsigned long long len = 0;
+    if (sscanf(header, "PGRUN1 %10llu", &len) != 1 || header[HEADER_LENGTH - 1] != '\n' || len == 0 || len > MAX_REQUEST) return 0;
+    r->body = malloc((size_t)len);
+    if (!r->body) return 0;
+    r->len = (size_t)len;
+    if (!read_exact(fd, r->body, r->len) || !parse_request(r)) {
+        free_request(r);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The tree: everything below a reaper (the helper, or PID 1 of a run), summed over wait4 results.
+ */
+struct tree {
+    struct rusage usage; /* summed CPU, faults and I/O; ru_maxrss is the largest single process */
+    int leftovers;
+};
+
+static void add_usage(struct tree *tree, const struct rusage *u) {
+    struct rusage *t = &tree->usage;
+    timeradd(&t->ru_utime, &u->ru_utime, &t->ru_utime);
+    timeradd(&t->ru_stime, &u->ru_stime, &t->ru_stime);
+    if (u->ru_maxrss > t->ru_maxrss) t->ru_maxrss = u->ru_maxrss;
+    t->ru_minflt += u->ru_minflt;
+    t->ru_majflt += u->ru_majflt;
+    t->ru_inblock += u->ru_inblock;
+    t->ru_oublock += u->ru_oublock;
+}
+
+/* Reaps every child that has already ended, adding its usage; returns how many. */
+static int reap_ended(struct tree *tree, int count_killed) {
+    int reaped = 0;
+    for (;;) {
+        int status;
+        struct rusage u;
+        pid_t pid = wait4(-1, &status, WNOHANG | __WALL, &u);
+        if (pid <= 0) return reaped;
+        add_usage(tree, &u);
+        if (count_killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) tree->leftovers++;
+        reaped++;
+    }
+}
+
+static int has_children(void) {
+    siginfo_t info;
+    memset(&info, 0, sizeof info);
+    int result = waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT | __WALL);
+    return !(result < 0 && errno == ECHILD);
+}
+
+/* Every live process below this one, found through /proc (Linux only); kills them, returns how many. */
 static int kill_descendants(void) {
 #ifdef __linux__
     pid_t self = getpid();
     int found = 0;
-    /* Orphans reparent to the helper (subreaper), so walking parent links from each process finds
-     * everything the target started, even in another session or process group. */
     enum { MAX_PROCS = 65536 };
     static pid_t pids[MAX_PROCS];
     static pid_t ppids[MAX_PROCS];
@@ -154,18 +277,18 @@ static int kill_descendants(void) {
         if (*end != '\0' || pid <= 0) continue;
         char path[64];
         snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-        FILE *stat = fopen(path, "r");
-        if (!stat) continue;
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) continue;
         char content[512];
-        size_t len = fread(content, 1, sizeof content - 1, stat);
-        fclose(stat);
+        ssize_t len = read(fd, content, sizeof content - 1);
+        close(fd);
+        if (len <= 0) continue;
         content[len] = '\0';
         char *close_paren = strrchr(content, ')');
         if (!close_paren) continue;
         char state;
         long ppid;
-        if (sscanf(close_paren + 1, " %c %ld", &state, &ppid) != 2) continue;
-        if (state == 'Z') continue;
+        if (sscanf(close_paren + 1, " %c %ld", &state, &ppid) != 2 || state == 'Z') continue;
         pids[count] = (pid_t)pid;
         ppids[count] = (pid_t)ppid;
         count++;
@@ -193,36 +316,57 @@ static int kill_descendants(void) {
 }
 
 /*
- * Kills and reaps whatever the target left behind. Once the target is reaped, every surviving
- * descendant has an ancestor that was reparented to this subreaper, so "no children at all"
- * (ECHILD) means nothing is left and the /proc walk is skipped: the common case stays cheap.
+ * After the target ended: reaps what had ended already, then kills and reaps whatever is left,
+ * counting it. Orphans reparent to the reaper, so "no children at all" (ECHILD) means nothing is
+ * left and the /proc walk is skipped: the common case stays cheap.
  */
-static void reap_all_leftovers(pid_t group) {
-    kill(-group, SIGKILL);
-    for (int round = 0; round < 500; round++) {
-        int status;
-        pid_t reaped;
-        while ((reaped = waitpid(-1, &status, WNOHANG)) > 0) { }
-        if (reaped < 0 && errno == ECHILD) return;
-        int alive = kill_descendants();
-        if (kill(-group, 0) == 0) {
-            kill(-group, SIGKILL);
-            alive++;
-        }
-        if (alive == 0) {
-            while (waitpid(-1, &status, WNOHANG) > 0) { }
-            return;
-        }
-        usleep(2000);
+static void finish_tree(struct tree *tree, pid_t group, int pid_namespace) {
+    reap_ended(tree, 0);
+    if (!has_children()) return;
+    if (pid_namespace) {
+        kill(-1, SIGKILL); /* PID 1: every other process of its namespace */
+    } else {
+        kill(-group, SIGKILL);
+        kill_descendants();
     }
+    for (int round = 0; round < 5000; round++) {
+        reap_ended(tree, 1);
+        if (!has_children()) return;
+        if (!pid_namespace) kill_descendants();
+        usleep(1000);
+    }
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Starting the target: clone(CLONE_VM|CLONE_VFORK) on a stack of its own, as glibc's posix_spawn
+ * does, so the setup code runs before exec without copying page tables and without touching the
+ * parent's stack. The exec records this small image's high-water mark, not the JVM's.
+ */
+struct spawn {
+    const struct request *r;
+    int fds[3]; /* stdin, stdout, stderr already open, or -1 to open the request's paths */
+    int report_fd;
+    int drop_privileges;
+};
+
+static void child_fail(int report_fd, const char *stage) {
+    char message[64];
+    int len = snprintf(message, sizeof message, "%s %d", stage, errno);
+    if (write(report_fd, message, (size_t)len) < 0) { }
+    _exit(127);
+}
+
+static void place_fd(int fd, int target, int report_fd, const char *stage) {
+    if (fd == target) {
+        if (fcntl(fd, F_SETFD, 0) < 0) child_fail(report_fd, stage);
+        return;
+    }
+    if (dup2(fd, target) < 0) child_fail(report_fd, stage);
 }
 
 static void close_inherited_fds(int keep) {
 #if defined(__linux__) && defined(SYS_close_range)
-    if (keep > 3 && syscall(SYS_close_range, 3, keep - 1, 0) == 0 &&
-        syscall(SYS_close_range, keep + 1, ~0U, 0) == 0) {
-        return;
-    }
+    if (keep > 3 && syscall(SYS_close_range, 3, keep - 1, 0) == 0 && syscall(SYS_close_range, keep + 1, ~0U, 0) == 0) return;
     if (keep == 3 && syscall(SYS_close_range, 4, ~0U, 0) == 0) return;
 #endif
     long max = sysconf(_SC_OPEN_MAX);
@@ -232,199 +376,931 @@ static void close_inherited_fds(int keep) {
     }
 }
 
-static void child_fail(int report_fd, const char *stage) {
-    char message[64];
-    int len = snprintf(message, sizeof message, "%s %d", stage, errno);
-    if (write(report_fd, message, (size_t)len) < 0) { }
-    _exit(127);
+static int spawn_child(void *arg) {
+    struct spawn *s = arg;
+    const struct request *r = s->r;
+    int report = s->report_fd;
+    if (setpgid(0, 0) != 0) child_fail(report, "setpgid");
+    sigset_t none;
+    sigemptyset(&none);
+    if (sigprocmask(SIG_SETMASK, &none, NULL) != 0) child_fail(report, "sigmask");
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    /* main() reset every other disposition for the whole helper; only its own two remain. */
+    if (sigaction(SIGPIPE, &dfl, NULL) != 0 || sigaction(SIGCHLD, &dfl, NULL) != 0) child_fail(report, "sigaction");
+    struct rlimit no_core = {0, 0};
+    if (setrlimit(RLIMIT_CORE, &no_core) != 0) child_fail(report, "rlimit"); /* no core files from crashing candidates */
+    if (r->cap > 0) {
+        struct rlimit limit = {(rlim_t)r->cap, (rlim_t)r->cap};
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0) child_fail(report, "rlimit");
+    }
+    static const char *stages[3] = {"stdin", "stdout", "stderr"};
+    for (int i = 0; i < 3; i++) {
+        int fd = s->fds[i];
+        if (fd < 0) {
+            const char *path = i == 0 ? (r->in_path[0] ? r->in_path : "/dev/null") : i == 1 ? r->out_path : r->err_path;
+            fd = open(path, i == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
+            if (fd < 0) child_fail(report, stages[i]);
+        }
+        place_fd(fd, i, report, stages[i]);
+    }
+    if (r->cwd[0] && chdir(r->cwd) != 0) child_fail(report, "chdir");
+#ifdef __linux__
+    if (s->drop_privileges) {
+        /* Non-root in its user namespace, so exec clears every capability; no set-uid gains either. */
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(report, "no_new_privs");
+    }
+#endif
+    close_inherited_fds(report);
+    execve(r->exe, r->argv, r->envp);
+    child_fail(report, "exec");
+    return 127;
 }
 
-static int redirect(const char *path, int target, int flags, int report_fd, const char *stage) {
-    int fd = open(path, flags, 0644);
-    if (fd < 0) child_fail(report_fd, stage);
-    if (fd != target) {
-        if (dup2(fd, target) < 0) child_fail(report_fd, stage);
-        close(fd);
+#define SPAWN_STACK (256 * 1024)
+static char *spawn_stack;
+
+/* Starts the target; returns its pid, or -1 with *failure set to "stage errno" when it could not start. */
+static pid_t spawn_target(struct spawn *s, char *failure, size_t failure_len) {
+    int report[2];
+    if (pipe2(report, O_CLOEXEC) != 0) {
+        snprintf(failure, failure_len, "pipe %d", errno);
+        return -1;
     }
+    s->report_fd = report[1];
+    if (!spawn_stack) {
+        spawn_stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+        if (spawn_stack == MAP_FAILED) {
+            spawn_stack = NULL;
+            snprintf(failure, failure_len, "stack %d", errno);
+            close(report[0]);
+            close(report[1]);
+            return -1;
+        }
+    }
+#ifdef __linux__
+    pid_t pid = clone(spawn_child, spawn_stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, s);
+#else
+    pid_t pid = vfork();
+    if (pid == 0) spawn_child(s);
+#endif
+    close(report[1]);
+    if (pid < 0) {
+        snprintf(failure, failure_len, "fork %d", errno);
+        close(report[0]);
+        return -1;
+    }
+    setpgid(pid, pid);
+    ssize_t got;
+    do {
+        got = read(report[0], failure, failure_len - 1);
+    } while (got < 0 && errno == EINTR);
+    close(report[0]);
+    if (got > 0) {
+        failure[got] = '\0';
+        int status;
+        waitpid(pid, &status, 0);
+        return -1;
+    }
+    failure[0] = '\0';
+    return pid;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Waiting for the target with a deadline: SIGTERM to its group (or namespace), a grace, SIGKILL.
+ */
+struct outcome {
+    int status;
+    int timed_out;
+    long long wall_us;
+    struct tree tree;
+};
+
+/* Waits for `pid`; `watch_fd` (or -1) is polled too, and `on_watch` decides whether to abandon. */
+static int wait_target(pid_t pid, const struct request *r, int pid_namespace, long long started, int watch_fd,
+                       int (*on_watch)(void), struct outcome *out) {
+    int pidfd = use_pidfd ? open_pidfd(pid) : -1;
+    long long deadline = started + r->timeout_ms * 1000LL;
+    long long kill_at = 0;
+    for (;;) {
+        int status;
+        struct rusage u;
+        pid_t done = wait4(pid, &status, WNOHANG, &u);
+        if (done == pid) {
+            out->status = status;
+            add_usage(&out->tree, &u);
+            break;
+        }
+        long long now = now_us();
+        if (!out->timed_out && now >= deadline) {
+            out->timed_out = 1;
+            if (pid_namespace) kill(-1, SIGTERM); else kill(-pid, SIGTERM);
+            kill_at = now + r->grace_ms * 1000LL;
+        }
+        if (out->timed_out && kill_at && now >= kill_at) {
+            if (pid_namespace) kill(-1, SIGKILL); else kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            kill_at = 0;
+        }
+        long long wake = out->timed_out ? (kill_at ? kill_at : now + 50000) : deadline;
+        long long wait_ms = (wake - now) / 1000 + 1;
+        if (wait_ms > 1000) wait_ms = 1000;
+        /* Orphans reparented to us end too, and must not keep the poll busy: reap them as they come. */
+        struct pollfd fds[2] = {{pidfd >= 0 ? pidfd : sigchld_pipe[0], POLLIN, 0}, {watch_fd, POLLIN, 0}};
+        int ready = poll(fds, watch_fd >= 0 ? 2 : 1, (int)wait_ms);
+        if (ready > 0) {
+            if (pidfd < 0 && (fds[0].revents & POLLIN)) {
+                char drain[64];
+                while (read(sigchld_pipe[0], drain, sizeof drain) > 0) { }
+            }
+            if (watch_fd >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) && on_watch()) {
+                if (pidfd >= 0) close(pidfd);
+                return 0;
+            }
+        }
+    }
+    out->wall_us = now_us() - started;
+    if (pidfd >= 0) close(pidfd);
+    return 1;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Memory cgroup (v1 where writable, v2 where delegated): the peak of the whole tree's summed memory.
+ */
+static char cgroup_dir[PATH_MAX];
+static int cgroup_version = 0;
+
+static int write_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int ok = write_all(fd, text, strlen(text));
+    close(fd);
+    return ok;
+}
+
+static long long read_number_file(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[64];
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    return strtoll(text, NULL, 10);
+}
+
+/* Our own cgroup in the given hierarchy ("memory" for v1, "" for v2), from /proc/self/cgroup. */
+static int own_cgroup(const char *controller, char *path, size_t len) {
+    FILE *f = fopen("/proc/self/cgroup", "re");
+    if (!f) return 0;
+    char line[1024];
+    int found = 0;
+    while (fgets(line, sizeof line, f)) {
+        char *first = strchr(line, ':');
+        char *second = first ? strchr(first + 1, ':') : NULL;
+        if (!second) continue;
+        *second = '\0';
+        char *controllers = first + 1;
+        int match = controller[0] ? strstr(controllers, controller) != NULL && strncmp(line, "0:", 2) != 0
+                                  : strncmp(line, "0:", 2) == 0;
+        if (match) {
+            char *p = second + 1;
+            p[strcspn(p, "\n")] = '\0';
+            snprintf(path, len, "%s", p);
+            found = 1;
+            break;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+static char cgroup_parent_procs[PATH_MAX];
+static int cgroup_peak_fd = -1;
+
+/* Empty cgroups left by helpers that were killed: removing a busy one fails, which is what we want. */
+static void sweep_stale_cgroups(const char *parent) {
+    DIR *dir = opendir(parent);
+    if (!dir) return;
+    struct dirent *entry;
+    while ((entry = readdir(dir)) != NULL) {
+        int pid;
+        if (sscanf(entry->d_name, "patchgrade-%d", &pid) != 1 || pid == getpid()) continue;
+        if (kill(pid, 0) == 0 || errno != ESRCH) continue;
+        char path[PATH_MAX];
+        snprintf(path, sizeof path, "%s/%s", parent, entry->d_name);
+        rmdir(path);
+    }
+    closedir(dir);
+}
+
+/* Moves the helper (and so everything it starts) into a cgroup of its own below its current one. */
+static void setup_cgroup(void) {
+#ifdef __linux__
+    char own[PATH_MAX / 2];
+    char parent[PATH_MAX];
+    if (own_cgroup("memory", own, sizeof own)) {
+        snprintf(parent, sizeof parent, "/sys/fs/cgroup/memory%s", strcmp(own, "/") == 0 ? "" : own);
+        cgroup_version = 1;
+    } else if (own_cgroup("", own, sizeof own)) {
+        snprintf(parent, sizeof parent, "/sys/fs/cgroup%s", strcmp(own, "/") == 0 ? "" : own);
+        char controllers[PATH_MAX + 32];
+        snprintf(controllers, sizeof controllers, "%s/cgroup.subtree_control", parent);
+        char text[256] = "";
+        int fd = open(controllers, O_RDONLY | O_CLOEXEC);
+        if (fd >= 0) {
+            ssize_t n = read(fd, text, sizeof text - 1);
+            text[n > 0 ? n : 0] = '\0';
+            close(fd);
+        }
+        if (strstr(text, "memory")) cgroup_version = 2;
+    }
+    if (!cgroup_version) return;
+    sweep_stale_cgroups(parent);
+    snprintf(cgroup_dir, sizeof cgroup_dir, "%s/patchgrade-%d", parent, (int)getpid());
+    snprintf(cgroup_parent_procs, sizeof cgroup_parent_procs, "%s/cgroup.procs", parent);
+    char procs[PATH_MAX + 16], peak[PATH_MAX + 32];
+    snprintf(procs, sizeof procs, "%s/cgroup.procs", cgroup_dir);
+    snprintf(peak, sizeof peak, "%s/%s", cgroup_dir, cgroup_version == 1 ? "memory.max_usage_in_bytes" : "memory.peak");
+    if (mkdir(cgroup_dir, 0755) != 0 && errno != EEXIST) {
+        cgroup_version = 0;
+        return;
+    }
+    if (access(peak, R_OK | W_OK) != 0 || !write_file(procs, "0")) {
+        rmdir(cgroup_dir);
+        cgroup_version = 0;
+    }
+#endif
+}
+
+static void leave_cgroup(void) {
+    if (!cgroup_version) return;
+    write_file(cgroup_parent_procs, "0");
+    rmdir(cgroup_dir);
+}
+
+/* Resets the peak to what the cgroup holds now and returns that, so a run's peak is measured from it. */
+static long long cgroup_reset(void) {
+    if (!cgroup_version) return -1;
+    char path[PATH_MAX + 32];
+    if (cgroup_version == 1) {
+        snprintf(path, sizeof path, "%s/memory.max_usage_in_bytes", cgroup_dir);
+        if (!write_file(path, "0")) return -1;
+        snprintf(path, sizeof path, "%s/memory.usage_in_bytes", cgroup_dir);
+    } else {
+        /* v2 resets the peak seen through one open file: keep that file for the read after the run. */
+        if (cgroup_peak_fd >= 0) close(cgroup_peak_fd);
+        snprintf(path, sizeof path, "%s/memory.peak", cgroup_dir);
+        cgroup_peak_fd = open(path, O_RDWR | O_CLOEXEC);
+        if (cgroup_peak_fd < 0 || !write_all(cgroup_peak_fd, "reset\n", 6)) return -1;
+        snprintf(path, sizeof path, "%s/memory.current", cgroup_dir);
+    }
+    return read_number_file(path);
+}
+
+static long long cgroup_peak_kb(long long base) {
+    if (!cgroup_version || base < 0) return -1;
+    long long peak;
+    if (cgroup_version == 1) {
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/memory.max_usage_in_bytes", cgroup_dir);
+        peak = read_number_file(path);
+    } else {
+        char text[64];
+        ssize_t n = pread(cgroup_peak_fd, text, sizeof text - 1, 0);
+        if (n <= 0) return -1;
+        text[n] = '\0';
+        peak = strtoll(text, NULL, 10);
+    }
+    if (peak < 0) return -1;
+    return peak > base ? (peak - base) / 1024 : 0;
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * The sandbox.
+ */
+#define MAX_PATHS 1024
+/* Mount operations in the order given: 'h' hide, 'r' show read-only, 'w' make writable. A later
+ * operation lies on top of an earlier one, so the caller orders them (oracles hidden last). */
+struct sandbox_op {
+    char kind;
+    const char *path;
+};
+struct sandbox_spec {
+    struct sandbox_op ops[MAX_PATHS];
+    int count;
+    int deny_userns; /* tests: behave as a kernel that refuses user namespaces */
+};
+static struct sandbox_spec spec;
+static int zygote_sock = -1;
+static pid_t zygote_pid = -1;
+
+#ifdef __linux__
+#ifndef MOUNT_ATTR_RDONLY
+#define MOUNT_ATTR_RDONLY 0x00000001
+#define MOUNT_ATTR_NOSUID 0x00000002
+#endif
+#ifndef AT_RECURSIVE
+#define AT_RECURSIVE 0x8000
+#endif
+struct pg_mount_attr {
+    unsigned long long attr_set, attr_clr, propagation, userns_fd;
+};
+
+static int set_mount_attr(const char *path, unsigned long long set, unsigned long long clr, int recursive) {
+#ifdef SYS_mount_setattr
+    struct pg_mount_attr attr = {set, clr, 0, 0};
+    if (syscall(SYS_mount_setattr, AT_FDCWD, path, recursive ? AT_RECURSIVE : 0, &attr, sizeof attr) == 0) return 0;
+    if (errno != ENOSYS) return -1;
+#endif
+    /* Kernels before 5.12: one remount per mount, keeping the flags the kernel has locked. */
+    unsigned long base = MS_BIND | MS_REMOUNT | ((set & MOUNT_ATTR_RDONLY) ? MS_RDONLY : 0) | ((set & MOUNT_ATTR_NOSUID) ? MS_NOSUID : 0);
+    FILE *f = fopen("/proc/self/mounts", "re");
+    if (!f) return -1;
+    char line[4096];
+    size_t prefix = strlen(path);
+    int result = 0;
+    while (fgets(line, sizeof line, f)) {
+        char dev[1024], dir[2048], options[1024];
+        if (sscanf(line, "%1023s %2047s %*s %1023s", dev, dir, options) < 3) continue;
+        if (strncmp(dir, path, prefix) != 0 || (dir[prefix] != '\0' && dir[prefix] != '/')) continue;
+        if (!recursive && dir[prefix] != '\0') continue;
+        unsigned long flags = base;
+        if (strstr(options, "nodev")) flags |= MS_NODEV;
+        if (strstr(options, "noexec")) flags |= MS_NOEXEC;
+        if (strstr(options, "nosuid")) flags |= MS_NOSUID;
+        if (!(clr & MOUNT_ATTR_RDONLY) && strncmp(options, "ro", 2) == 0 && (options[2] == ',' || options[2] == '\0')) flags |= MS_RDONLY;
+        if (mount(NULL, dir, NULL, flags, NULL) != 0) result = -1;
+    }
+    fclose(f);
+    return result;
+}
+
+/* Read-only for exactly the mount behind `fd`, even where a later mount covers its path. */
+static int set_mount_attr_fd(int fd, const char *by_path) {
+#ifdef SYS_mount_setattr
+    struct pg_mount_attr attr = {MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0, 0};
+    if (syscall(SYS_mount_setattr, fd, "", AT_EMPTY_PATH, &attr, sizeof attr) == 0) return 0;
+    if (errno != ENOSYS) return -1;
+#endif
+    return mount(NULL, by_path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+}
+
+/* Why the sandbox could not be set up: the first failing step and its errno, sent to the helper. */
+static void zygote_fail(int report_fd, const char *stage) {
+    char message[128];
+    int len = snprintf(message, sizeof message, "fail %s %d", stage, errno);
+    if (write(report_fd, message, (size_t)len) < 0) { }
+    _exit(2);
+}
+
+static int write_text(const char *path, const char *format, ...) {
+    char text[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    return write_file(path, text) ? 0 : -1;
+}
+
+/* Makes `path` (under /newroot) exist as a mount point of the given kind, creating parents. */
+static int make_mount_point(const char *path, int directory) {
+    struct stat existing;
+    if (stat(path, &existing) == 0) return 0;
+    char buffer[PATH_MAX];
+    snprintf(buffer, sizeof buffer, "%s", path);
+    for (char *p = buffer + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = '\0';
+        if (mkdir(buffer, 0755) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (directory) return mkdir(buffer, 0755) == 0 || errno == EEXIST ? 0 : -1;
+    int fd = open(buffer, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return errno == EISDIR || errno == EEXIST ? 0 : -1;
+    close(fd);
     return 0;
 }
 
-static void run_child(const char *exe, char **argv, char **envp, const char *cwd, const char *in_path,
-                      const char *out_path, const char *err_path, long long cap, int report_fd) {
-    setpgid(0, 0);
-    sigset_t none;
-    sigemptyset(&none);
-    sigprocmask(SIG_SETMASK, &none, NULL);
-    /* main() already reset every other disposition for the whole helper; only its own two remain. */
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGCHLD, SIG_DFL);
-    struct rlimit no_core = {0, 0};
-    setrlimit(RLIMIT_CORE, &no_core); /* a crashing candidate must not litter core files */
-    if (cap > 0) {
-        struct rlimit limit = {(rlim_t)cap, (rlim_t)cap};
-        if (setrlimit(RLIMIT_FSIZE, &limit) != 0) child_fail(report_fd, "rlimit");
-    }
-    redirect(in_path[0] ? in_path : "/dev/null", 0, O_RDONLY, report_fd, "stdin");
-    redirect(out_path, 1, O_WRONLY | O_CREAT | O_TRUNC, report_fd, "stdout");
-    redirect(err_path, 2, O_WRONLY | O_CREAT | O_TRUNC, report_fd, "stderr");
-    if (cwd[0] && chdir(cwd) != 0) child_fail(report_fd, "chdir");
-    close_inherited_fds(report_fd);
-    execve(exe, argv, envp);
-    child_fail(report_fd, "exec");
+static int is_directory(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Binds host `path` (seen under /oldroot) over its place in /newroot; read-only unless `writable`. */
+static int bind_back(const char *path, int writable) {
+    char from[PATH_MAX], to[PATH_MAX];
+    snprintf(from, sizeof from, "/oldroot%s", path);
+    snprintf(to, sizeof to, "/newroot%s", path);
+    struct stat st;
+    if (stat(from, &st) != 0) return 0; /* nothing there to show */
+    if (make_mount_point(to, S_ISDIR(st.st_mode)) != 0) return -1;
+    if (mount(from, to, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    return writable ? set_mount_attr(to, 0, MOUNT_ATTR_RDONLY, 1) : set_mount_attr(to, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 1);
+}
+
+static int bring_loopback_up(void) {
+    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    snprintf(ifr.ifr_name, IFNAMSIZ, "lo");
+    int result = ioctl(fd, SIOCGIFFLAGS, &ifr);
+    if (result == 0) {
+        ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+        result = ioctl(fd, SIOCSIFFLAGS, &ifr);
+    }
+    close(fd);
+    return result;
+}
+
+/*
+ * The user namespace's maps, written by the helper from the parent namespace: mapping uid 0 needs
+ * CAP_SETFCAP there, which the zygote no longer has once it has unshared. Never root inside: exec
+ * then clears every capability the namespace gave.
+ */
+static const char *write_maps(pid_t pid) {
+    uid_t uid = geteuid();
+    gid_t gid = getegid();
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/setgroups", (int)pid);
+    if (write_text(path, "deny") != 0 && errno != ENOENT) return "setgroups";
+    snprintf(path, sizeof path, "/proc/%d/uid_map", (int)pid);
+    if (write_text(path, "%d %d 1\n", uid == 0 ? 1000 : (int)uid, (int)uid) != 0) return "uid_map";
+    snprintf(path, sizeof path, "/proc/%d/gid_map", (int)pid);
+    if (write_text(path, "%d %d 1\n", gid == 0 ? 1000 : (int)gid, (int)gid) != 0) return "gid_map";
+    return NULL;
+}
+
+/* Builds the candidate's view of the file system in this (new) mount namespace, then pivots into it. */
+static void build_root(int report) {
+    if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) zygote_fail(report, "make_private");
+    /* A private tmpfs holds the new root while it is built, as bubblewrap does. */
+    if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=64k") != 0) zygote_fail(report, "base_tmpfs");
+    if (chdir("/tmp") != 0) zygote_fail(report, "base_chdir");
+    if (mkdir("newroot", 0755) != 0 || mkdir("oldroot", 0755) != 0) zygote_fail(report, "base_dirs");
+    int hidden_file = open("hidden", O_WRONLY | O_CREAT | O_CLOEXEC, 0000);
+    if (hidden_file < 0) zygote_fail(report, "hidden_file");
+    close(hidden_file);
+    if (syscall(SYS_pivot_root, ".", "oldroot") != 0) zygote_fail(report, "pivot_root");
+    if (chdir("/") != 0) zygote_fail(report, "chdir_root");
+    if (mount("/oldroot", "/newroot", NULL, MS_BIND | MS_REC, NULL) != 0) zygote_fail(report, "bind_root");
+    if (set_mount_attr("/newroot", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 1) != 0) zygote_fail(report, "readonly_root");
+    /* Hidden: an empty tmpfs over a directory, an empty mode-0 file over a file. A hiding tmpfs stays
+     * writable until later operations have their mount points in it, then becomes read-only. */
+    int hidden_dirs[MAX_PATHS];
+    int hidden_dir_count = 0;
+    for (int i = 0; i < spec.count; i++) {
+        const struct sandbox_op *op = &spec.ops[i];
+        if (op->kind == 'r' || op->kind == 'w') {
+            if (bind_back(op->path, op->kind == 'w') != 0) zygote_fail(report, op->kind == 'w' ? "bind_writable" : "bind_readonly");
+            continue;
+        }
+        char to[PATH_MAX];
+        snprintf(to, sizeof to, "/newroot%s", op->path);
+        struct stat st;
+        if (lstat(to, &st) != 0) continue; /* absent on the host: the read-only root keeps it absent */
+        if (S_ISDIR(st.st_mode)) {
+            if (mount("tmpfs", to, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0111,size=64k") != 0) zygote_fail(report, "hide_dir");
+            /* Held by descriptor: a later operation may cover its path. */
+            if ((hidden_dirs[hidden_dir_count++] = open(to, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "hide_dir_open");
+        } else if (S_ISREG(st.st_mode)) {
+            if (mount("/hidden", to, NULL, MS_BIND, NULL) != 0) zygote_fail(report, "hide_file");
+            if (set_mount_attr(to, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0) != 0) zygote_fail(report, "hide_file_ro");
+        }
+    }
+    for (int i = 0; i < hidden_dir_count; i++) {
+        char by_fd[64];
+        snprintf(by_fd, sizeof by_fd, "/proc/self/fd/%d", hidden_dirs[i]);
+        if (set_mount_attr_fd(hidden_dirs[i], by_fd) != 0) zygote_fail(report, "hide_dir_ro");
+        close(hidden_dirs[i]);
+    }
+    /* The host tree goes away entirely: pivot into the new root and detach the old one. */
+    if (chdir("/newroot") != 0) zygote_fail(report, "enter_newroot");
+    if (syscall(SYS_pivot_root, ".", ".") != 0) zygote_fail(report, "pivot_newroot");
+    if (umount2(".", MNT_DETACH) != 0) zygote_fail(report, "detach_oldroot");
+    if (chdir("/") != 0) zygote_fail(report, "chdir_newroot");
+    if (bring_loopback_up() != 0) zygote_fail(report, "loopback");
+}
+
+/* PID 1 of one run. Everything the target starts ends up below it, and dies with it. */
+struct init_args {
+    const struct request *r;
+    int fds[3];
+    int status_fd;
+};
+
+static int init_main(void *arg) {
+    struct init_args *a = arg;
+    char failure[96] = "";
+    int status_fd = a->status_fd;
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    /* Paths shown under /tmp (a project or a test's directory there) must outlive the fresh /tmp:
+     * held open now, bound back below once /proc can name them. */
+    int keep_fd[MAX_PATHS];
+    const char *keep_path[MAX_PATHS];
+    int keep_count = 0;
+    for (int i = 0; i < spec.count; i++) {
+        const char *path = spec.ops[i].path;
+        if (spec.ops[i].kind == 'h' || strncmp(path, "/tmp/", 5) != 0) continue;
+        int fd = open(path, O_PATH | O_CLOEXEC);
+        if (fd < 0) continue;
+        keep_fd[keep_count] = fd;
+        keep_path[keep_count++] = path;
+    }
+    /* Mounts below a private parent are private: nothing of this run's /tmp or /proc reaches the zygote. */
+    if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) snprintf(failure, sizeof failure, "tmp %d", errno);
+    else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) snprintf(failure, sizeof failure, "proc %d", errno);
+    else if (is_directory("/dev/shm") && mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0)
+        snprintf(failure, sizeof failure, "shm %d", errno);
+    else if (sethostname("patchgrade", 10) != 0) snprintf(failure, sizeof failure, "hostname %d", errno);
+    for (int i = 0; i < keep_count && !failure[0]; i++) {
+        struct stat st;
+        char source[64];
+        snprintf(source, sizeof source, "/proc/self/fd/%d", keep_fd[i]);
+        if (fstat(keep_fd[i], &st) != 0 || make_mount_point(keep_path[i], S_ISDIR(st.st_mode)) != 0 ||
+            mount(source, keep_path[i], NULL, MS_BIND | MS_REC, NULL) != 0) {
+            snprintf(failure, sizeof failure, "keep_tmp %d", errno);
+        }
+        close(keep_fd[i]);
+    }
+    char line[512];
+    if (failure[0]) {
+        char stage[32] = "setup";
+        int err = 0;
+        sscanf(failure, "%31s %d", stage, &err);
+        int len = snprintf(line, sizeof line, "nostart stage=sandbox_%s errno=%d\n", stage, err);
+        write_all(status_fd, line, (size_t)len);
+        return 0;
+    }
+    struct spawn s = {a->r, {a->fds[0], a->fds[1], a->fds[2]}, -1, 1};
+    long long started = now_us();
+    pid_t pid = spawn_target(&s, failure, sizeof failure);
+    if (pid < 0) {
+        char stage[32] = "exec";
+        int err = 0;
+        sscanf(failure, "%31s %d", stage, &err);
+        int len = snprintf(line, sizeof line, "nostart stage=%s errno=%d\n", stage, err);
+        write_all(status_fd, line, (size_t)len);
+        return 0;
+    }
+    for (int i = 0; i < 3; i++) close(a->fds[i]);
+    struct outcome out;
+    memset(&out, 0, sizeof out);
+    wait_target(pid, a->r, 1, started, -1, NULL, &out);
+    finish_tree(&out.tree, pid, 1);
+    struct rusage *u = &out.tree.usage;
+    int signaled = WIFSIGNALED(out.status);
+    int sig = signaled ? WTERMSIG(out.status) : 0;
+    int len = snprintf(line, sizeof line,
+            "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%ld utime_us=%lld "
+            "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d",
+            signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
+            signaled ? signal_name(sig) : "-", out.timed_out, (long)u->ru_maxrss,
+            (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec,
+            (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec,
+            (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock, out.wall_us, out.tree.leftovers);
+    write_all(status_fd, line, (size_t)len);
+    return 0;
+}
+
+#define INIT_STACK (256 * 1024)
+#define FD_CONTROL_SPACE CMSG_SPACE(3 * sizeof(int))
+
+/* A message carrying a request header and three descriptors (stdin, stdout, stderr). */
+static void fd_message(struct msghdr *msg, struct iovec *iov, char *header, char *control) {
+    iov->iov_base = header;
+    iov->iov_len = HEADER_LENGTH;
+    memset(msg, 0, sizeof *msg);
+    memset(control, 0, FD_CONTROL_SPACE);
+    msg->msg_iov = iov;
+    msg->msg_iovlen = 1;
+    msg->msg_control = control;
+    msg->msg_controllen = FD_CONTROL_SPACE;
+}
+
+/* Receives one request and its three descriptors from the helper over the socket. */
+static int zygote_receive(int sock, struct request *r, int fds[3]) {
+    char header[HEADER_LENGTH];
+    char control[FD_CONTROL_SPACE];
+    struct iovec iov;
+    struct msghdr msg;
+    fd_message(&msg, &iov, header, control);
+    ssize_t n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
+    if (n != HEADER_LENGTH) return 0;
+    struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+    if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS || cmsg->cmsg_len != CMSG_LEN(3 * sizeof(int))) return 0;
+    memcpy(fds, CMSG_DATA(cmsg), 3 * sizeof(int));
+    unsigned long long len = 0;
+    char text[HEADER_LENGTH + 1];
+    memcpy(text, header, HEADER_LENGTH);
+    text[HEADER_LENGTH] = '\0';
+    if (sscanf(text, "PGRUN1 %10llu", &len) != 1 || len == 0 || len > MAX_REQUEST) return 0;
+    memset(r, 0, sizeof *r);
+    r->body = malloc((size_t)len);
+    if (!r->body) return 0;
+    r->len = (size_t)len;
+    if (!read_exact(sock, r->body, r->len) || !parse_request(r)) return 0;
+    return 1;
+}
+
+static int zygote_main(int sock, int report, int go, pid_t helper) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != helper) _exit(0); /* the helper is gone already */
+    /* The helper's SIGCHLD self-pipe is its own: this process and its PID 1s wake on a new one. */
+    close(sigchld_pipe[0]);
+    close(sigchld_pipe[1]);
+    if (pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK) != 0) zygote_fail(report, "pipe");
+    if (spec.deny_userns) {
+        errno = EPERM;
+        zygote_fail(report, "userns");
+    }
+    /* The helper is not dumpable, and neither would we be: then our /proc files belong to root and the
+     * helper (not root) could not write our maps. Dumpable again until they are written and the root
+     * is built; no candidate runs yet. */
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) != 0) zygote_fail(report, "userns");
+    /* The helper writes our maps now; its answer is one byte, or EOF if it could not. */
+    if (write(report, "maps", 4) != 4) _exit(2);
+    char answer;
+    if (read(go, &answer, 1) != 1) _exit(2);
+    close(go);
+    build_root(report);
+    /* Nothing of ours may be traced or read through /proc by what runs below. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    if (write(report, "ok", 2) != 2) _exit(2);
+    close(report);
+    char *stack = mmap(NULL, INIT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+    if (stack == MAP_FAILED) _exit(2);
+    for (;;) {
+        struct request r;
+        int fds[3];
+        if (!zygote_receive(sock, &r, fds)) _exit(0);
+        int status[2];
+        char line[512];
+        if (pipe2(status, O_CLOEXEC) != 0) {
+            int len = snprintf(line, sizeof line, "nostart stage=pipe errno=%d\n", errno);
+            write_all(sock, line, (size_t)len);
+        } else {
+            struct init_args a = {&r, {fds[0], fds[1], fds[2]}, status[1]};
+            pid_t init = clone(init_main, stack + INIT_STACK, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | SIGCHLD, &a);
+            close(status[1]);
+            ssize_t got = 0;
+            if (init < 0) {
+                got = snprintf(line, sizeof line, "nostart stage=sandbox_clone errno=%d\n", errno);
+            } else {
+                /* A backstop in case PID 1 itself is stuck: its own deadline plus a margin. */
+                long long backstop = now_us() + (r.timeout_ms + r.grace_ms + 5000) * 1000LL;
+                size_t have = 0;
+                for (;;) {
+                    long long left = (backstop - now_us()) / 1000;
+                    if (left <= 0) {
+                        kill(init, SIGKILL);
+                        break;
+                    }
+                    struct pollfd pfd = {status[0], POLLIN, 0};
+                    int ready = poll(&pfd, 1, (int)(left > 1000 ? 1000 : left));
+                    if (ready <= 0) continue;
+                    ssize_t n = read(status[0], line + have, sizeof line - 1 - have);
+                    if (n < 0 && errno == EINTR) continue;
+                    if (n <= 0) break;
+                    have += (size_t)n;
+                }
+                got = (ssize_t)have;
+                int st;
+                while (waitpid(init, &st, 0) < 0 && errno == EINTR) { }
+                if (got > 0) {
+                    line[got] = '\0';
+                    line[strcspn(line, "\n")] = '\0';
+                    got = (ssize_t)strlen(line);
+                    line[got++] = '\n';
+                } else {
+                    got = snprintf(line, sizeof line, "nostart stage=sandbox_init errno=0\n");
+                }
+            }
+            close(status[0]);
+            write_all(sock, line, (size_t)got);
+        }
+        for (int i = 0; i < 3; i++) close(fds[i]);
+        free_request(&r);
+    }
+}
+#endif /* __linux__ */
+
+/* Starts the zygote; returns NULL when the sandbox is up, else why not ("stage:errno"). */
+static const char *start_zygote(char *why, size_t why_len) {
+#ifdef __linux__
+    int sv[2], report[2], go[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(report, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
+        snprintf(why, why_len, "socketpair:%d", errno);
+        return why;
+    }
+    pid_t helper = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        snprintf(why, why_len, "fork:%d", errno);
+        return why;
+    }
+    if (pid == 0) {
+        close(sv[0]);
+        close(report[0]);
+        close(go[1]);
+        if (pid_file >= 0) close(pid_file);
+        zygote_main(sv[1], report[1], go[0], helper);
+        _exit(0);
+    }
+    close(sv[1]);
+    close(report[1]);
+    close(go[0]);
+    char answer[128] = "";
+    ssize_t n;
+    do {
+        n = read(report[0], answer, sizeof answer - 1);
+    } while (n < 0 && errno == EINTR);
+    if (n == 4 && memcmp(answer, "maps", 4) == 0) {
+        const char *failed = write_maps(pid);
+        if (failed) {
+            snprintf(answer, sizeof answer, "fail %s %d", failed, errno);
+            n = (ssize_t)strlen(answer);
+        } else {
+            if (write(go[1], "g", 1) != 1) { }
+            do {
+                n = read(report[0], answer, sizeof answer - 1);
+            } while (n < 0 && errno == EINTR);
+        }
+    }
+    close(go[1]);
+    close(report[0]);
+    if (n == 2 && memcmp(answer, "ok", 2) == 0) {
+        zygote_sock = sv[0];
+        zygote_pid = pid;
+        return NULL;
+    }
+    answer[n > 0 ? n : 0] = '\0';
+    char stage[64] = "unknown";
+    int err = 0;
+    sscanf(answer, "fail %63s %d", stage, &err);
+    snprintf(why, why_len, "%s:%d", stage, err);
+    close(sv[0]);
+    int status;
+    waitpid(pid, &status, 0);
+    return why;
+#else
+    snprintf(why, why_len, "unsupported:0");
+    return why;
+#endif
+}
+
+/* ---------------------------------------------------------------------------------------------
+ * Serving requests.
+ */
 static int lifeline_lost(void) {
     char probe;
     ssize_t n = read(0, &probe, 1);
     return n <= 0 && !(n < 0 && (errno == EAGAIN || errno == EINTR));
 }
 
-static int serve_one(void) {
-    if (!read_request()) return 0;
-    int ok = 1;
-    long long timeout_ms = read_number(&ok);
-    long long grace_ms = read_number(&ok);
-    long long cap = read_number(&ok);
-    char *exe = read_field();
-    char *cwd = read_field();
-    char *in_path = read_field();
-    char *out_path = read_field();
-    char *err_path = read_field();
-    long long argc = read_number(&ok);
-    if (!ok || !exe || !cwd || !in_path || !out_path || !err_path || argc < 1 || argc > 100000) return 0;
-    char **argv = calloc((size_t)argc + 1, sizeof(char *));
-    for (long long i = 0; i < argc; i++) {
-        argv[i] = read_field();
-        if (!argv[i]) return 0;
-    }
-    long long envc = read_number(&ok);
-    if (!ok || envc < 0 || envc > 100000) return 0;
-    char **envp = calloc((size_t)envc + 1, sizeof(char *));
-    for (long long i = 0; i < envc; i++) {
-        envp[i] = read_field();
-        if (!envp[i]) return 0;
-    }
+static void reply_nostart(const char *failure) {
+    char stage[32] = "exec";
+    int err = 0;
+    sscanf(failure, "%31s %d", stage, &err);
+    fprintf(stdout, "nostart stage=%s errno=%d\n", stage, err);
+    fflush(stdout);
+}
 
-    int report[2];
-    if (pipe(report) != 0) {
-        fprintf(stdout, "nostart stage=pipe errno=%d\n", errno);
-        fflush(stdout);
-        free(argv);
-        free(envp);
-        return 1;
-    }
-    fcntl(report[0], F_SETFD, FD_CLOEXEC);
-    fcntl(report[1], F_SETFD, FD_CLOEXEC);
+static void set_pid_file(pid_t pid) {
+    if (pid_file < 0) return;
+    char line[16];
+    int len = snprintf(line, sizeof line, "%-11d\n", (int)pid);
+    if (pwrite(pid_file, line, (size_t)len, 0) < 0) { /* the JVM only loses its last-resort cleanup */ }
+}
 
-    long long started = now_us();
-    /* vfork: no page tables to copy, so a launch costs little more than posix_spawn. The child only
-     * makes system calls on its own stack until execve or _exit, and the exec records this small
-     * image's high-water mark, not the JVM's. */
-    pid_t pid = vfork();
-    if (pid < 0) {
-        fprintf(stdout, "nostart stage=fork errno=%d\n", errno);
-        fflush(stdout);
-        close(report[0]);
-        close(report[1]);
-        free(argv);
-        free(envp);
-        return 1;
-    }
-    if (pid == 0) {
-        close(report[0]);
-        run_child(exe, argv, envp, cwd, in_path, out_path, err_path, cap, report[1]);
-    }
-    setpgid(pid, pid);
-    close(report[1]);
-    char failure[64] = {0};
-    ssize_t got;
-    do {
-        got = read(report[0], failure, sizeof failure - 1);
-    } while (got < 0 && errno == EINTR);
-    close(report[0]);
-    if (got > 0) {
-        int status;
-        waitpid(pid, &status, 0);
-        char stage[32] = "exec";
-        int err = 0;
-        sscanf(failure, "%31s %d", stage, &err);
-        fprintf(stdout, "nostart stage=%s errno=%d\n", stage, err);
-        fflush(stdout);
-        free(argv);
-        free(envp);
-        return 1;
-    }
-    if (pid_file >= 0) {
-        char line[16];
-        int len = snprintf(line, sizeof line, "%-11d\n", (int)pid);
-        if (pwrite(pid_file, line, (size_t)len, 0) < 0) { /* the JVM only loses its last-resort cleanup */ }
-    }
+static int open_output(const char *path) {
+    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+}
 
-    int pidfd = use_pidfd ? open_pidfd(pid) : -1;
-    long long deadline = started + timeout_ms * 1000LL;
-    long long kill_at = 0;
-    int timed_out = 0;
-    int status = 0;
-    struct rusage usage;
-    memset(&usage, 0, sizeof usage);
+/* One run inside the sandbox: descriptors opened here, the run itself in the zygote. */
+static int serve_sandboxed(struct request *r) {
+    int fds[3] = {
+        open(r->in_path[0] ? r->in_path : "/dev/null", O_RDONLY | O_CLOEXEC | O_NOFOLLOW),
+        open_output(r->out_path),
+        open_output(r->err_path),
+    };
+    static const char *stages[3] = {"stdin", "stdout", "stderr"};
+    for (int i = 0; i < 3; i++) {
+        if (fds[i] < 0) {
+            fprintf(stdout, "nostart stage=%s errno=%d\n", stages[i], errno);
+            fflush(stdout);
+            for (int j = 0; j < 3; j++) if (fds[j] >= 0) close(fds[j]);
+            return 1;
+        }
+    }
+    char header[HEADER_LENGTH + 1];
+    snprintf(header, sizeof header, "PGRUN1 %010llu\n", (unsigned long long)r->len);
+    char control[FD_CONTROL_SPACE];
+    struct iovec iov;
+    struct msghdr msg;
+    fd_message(&msg, &iov, header, control);
+    struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+    cmsg->cmsg_level = SOL_SOCKET;
+    cmsg->cmsg_type = SCM_RIGHTS;
+    cmsg->cmsg_len = CMSG_LEN(3 * sizeof(int));
+    memcpy(CMSG_DATA(cmsg), fds, 3 * sizeof(int));
+    long long base = cgroup_reset();
+    int sent = sendmsg(zygote_sock, &msg, MSG_NOSIGNAL) == HEADER_LENGTH && write_all(zygote_sock, r->body, r->len);
+    for (int i = 0; i < 3; i++) close(fds[i]);
+    if (!sent) return 0;
+    char line[600];
+    size_t have = 0;
     for (;;) {
-        pid_t done = wait4(pid, &status, WNOHANG, &usage);
-        if (done == pid) break;
-        long long now = now_us();
-        if (!timed_out && timeout_ms > 0 && now >= deadline) {
-            timed_out = 1;
-            kill(-pid, SIGTERM);
-            kill_at = now + grace_ms * 1000LL;
-        }
-        if (timed_out && kill_at && now >= kill_at) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            kill_at = 0;
-        }
-        long long wake = timed_out ? (kill_at ? kill_at : now + 50000) : (timeout_ms > 0 ? deadline : now + 1000000);
-        int wait_ms = (int)((wake - now) / 1000) + 1;
-        if (wait_ms > 1000) wait_ms = 1000;
-        struct pollfd fds[2] = {{pidfd >= 0 ? pidfd : sigchld_pipe[0], POLLIN, 0}, {0, POLLIN, 0}};
-        int ready = poll(fds, 2, wait_ms);
-        if (ready > 0) {
-            if (pidfd < 0 && (fds[0].revents & POLLIN)) {
-                char drain[64];
-                while (read(sigchld_pipe[0], drain, sizeof drain) > 0) { }
-            }
-            if ((fds[1].revents & (POLLIN | POLLHUP | POLLERR)) && lifeline_lost()) {
-                reap_all_leftovers(pid);
-                exit(3);
-            }
+        struct pollfd pfd[2] = {{zygote_sock, POLLIN, 0}, {0, POLLIN, 0}};
+        int ready = poll(pfd, 2, 1000);
+        if (ready < 0 && errno != EINTR) return 0;
+        if (ready <= 0) continue;
+        if ((pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) && lifeline_lost()) return 0;
+        if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
+            ssize_t n = read(zygote_sock, line + have, sizeof line - 1 - have);
+            if (n <= 0) return 0; /* the zygote died: the helper ends, the JVM starts a fresh one */
+            have += (size_t)n;
+            if (memchr(line, '\n', have) || have >= sizeof line - 1) break;
         }
     }
-    long long wall = now_us() - started;
-    if (pidfd >= 0) close(pidfd);
-    reap_all_leftovers(pid);
+    line[have] = '\0';
+    line[strcspn(line, "\n")] = '\0';
+    if (strncmp(line, "done ", 5) == 0) {
+        fprintf(stdout, "%s tree_rss_kb=%lld\n", line, cgroup_peak_kb(base));
+    } else {
+        fprintf(stdout, "%s\n", line);
+    }
+    fflush(stdout);
+    return 1;
+}
 
-    long long maxrss_kb = usage.ru_maxrss;
+static int abandon_on_lifeline(void) {
+    return lifeline_lost();
+}
+
+/* One run without the sandbox: the helper itself is the reaper. */
+static int serve_direct(struct request *r) {
+    char failure[96];
+    struct spawn s = {r, {-1, -1, -1}, -1, 0};
+    long long base = cgroup_reset();
+    long long started = now_us();
+    pid_t pid = spawn_target(&s, failure, sizeof failure);
+    if (pid < 0) {
+        reply_nostart(failure);
+        return 1;
+    }
+    set_pid_file(pid);
+    struct outcome out;
+    memset(&out, 0, sizeof out);
+    if (!wait_target(pid, r, 0, started, 0, abandon_on_lifeline, &out)) {
+        kill(-pid, SIGKILL);
+        finish_tree(&out.tree, pid, 0);
+        exit(3);
+    }
+    finish_tree(&out.tree, pid, 0);
+    set_pid_file(0);
+    struct rusage *u = &out.tree.usage;
+    long long maxrss_kb = u->ru_maxrss;
 #ifdef __APPLE__
-    maxrss_kb = usage.ru_maxrss / 1024; /* macOS reports bytes */
+    maxrss_kb = u->ru_maxrss / 1024; /* macOS reports bytes */
 #endif
-    int signaled = WIFSIGNALED(status);
-    int sig = signaled ? WTERMSIG(status) : 0;
+    int signaled = WIFSIGNALED(out.status);
+    int sig = signaled ? WTERMSIG(out.status) : 0;
     fprintf(stdout,
             "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%lld utime_us=%lld "
-            "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld\n",
-            signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(status), sig,
-            signaled ? signal_name(sig) : "-", timed_out, maxrss_kb,
-            (long long)usage.ru_utime.tv_sec * 1000000LL + usage.ru_utime.tv_usec,
-            (long long)usage.ru_stime.tv_sec * 1000000LL + usage.ru_stime.tv_usec,
-            (long)usage.ru_minflt, (long)usage.ru_majflt, (long)usage.ru_inblock, (long)usage.ru_oublock,
-            wall);
+            "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d tree_rss_kb=%lld\n",
+            signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
+            signaled ? signal_name(sig) : "-", out.timed_out, maxrss_kb,
+            (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec,
+            (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec,
+            (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock,
+            out.wall_us, out.tree.leftovers, cgroup_peak_kb(base));
     fflush(stdout);
-    free(argv);
-    free(envp);
+    return 1;
+}
+
+static void cleanup_and_exit(int code) {
+    if (zygote_pid > 0) {
+        kill(zygote_pid, SIGKILL);
+        waitpid(zygote_pid, NULL, 0);
+    }
+    leave_cgroup();
+    exit(code);
+}
+
+static int add_op(char kind, const char *path) {
+    if (spec.count >= MAX_PATHS || path[0] != '/') return 0;
+    spec.ops[spec.count].kind = kind;
+    spec.ops[spec.count++].path = path;
     return 1;
 }
 
 int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--version") == 0) {
-        puts("pg-launch-helper 1");
+        puts("pg-launch-helper 2");
         return 0;
     }
     /* Whatever dispositions the JVM passed on (ignored signals survive exec) must not reach targets. */
@@ -433,31 +1309,66 @@ int main(int argc, char **argv) {
         signal(sig, SIG_DFL);
     }
     signal(SIGPIPE, SIG_IGN);
-    if (argc > 1) {
-        pid_file = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (argc < 2) {
+        fprintf(stderr, "usage: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P] [--ro P] [--rw P] [--cgroup]\n");
+        return 2;
     }
-    if (pipe(sigchld_pipe) != 0) return 2;
-    for (int i = 0; i < 2; i++) {
-        fcntl(sigchld_pipe[i], F_SETFL, fcntl(sigchld_pipe[i], F_GETFL) | O_NONBLOCK);
-        fcntl(sigchld_pipe[i], F_SETFD, FD_CLOEXEC);
+    pid_file = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    int want_pidfd = 1, want_sandbox = 0, want_cgroup = 0;
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--no-pidfd") == 0) want_pidfd = 0;
+        else if (strcmp(argv[i], "--sandbox") == 0) want_sandbox = 1;
+        else if (strcmp(argv[i], "--cgroup") == 0) want_cgroup = 1;
+        else if (strcmp(argv[i], "--deny-userns") == 0) spec.deny_userns = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--hide") == 0) { if (!add_op('h', argv[++i])) return 2; }
+        else if (i + 1 < argc && strcmp(argv[i], "--ro") == 0) { if (!add_op('r', argv[++i])) return 2; }
+        else if (i + 1 < argc && strcmp(argv[i], "--rw") == 0) { if (!add_op('w', argv[++i])) return 2; }
+        else {
+            fprintf(stderr, "pg-launch-helper: unknown argument %s\n", argv[i]);
+            return 2;
+        }
     }
+    if (pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 2;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_sigchld;
     action.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-    sigaction(SIGCHLD, &action, NULL);
-    int probe = argc > 2 && strcmp(argv[2], "--no-pidfd") == 0 ? -1 : open_pidfd(getpid());
+    if (sigaction(SIGCHLD, &action, NULL) != 0) return 2;
+    int probe = want_pidfd ? open_pidfd(getpid()) : -1;
     if (probe >= 0) {
         close(probe);
         use_pidfd = 1;
         sigset_t chld;
         sigemptyset(&chld);
         sigaddset(&chld, SIGCHLD);
-        sigprocmask(SIG_BLOCK, &chld, NULL);
+        if (sigprocmask(SIG_BLOCK, &chld, NULL) != 0) return 2;
     }
 #ifdef __linux__
-    prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return 2;
+    /* Its own children run as the same user: they must not trace it or read its memory. No
+     * PR_SET_PDEATHSIG here: it fires when the JVM *thread* that started us ends, not the JVM. The
+     * lifeline is stdin reaching EOF. */
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 #endif
-    while (serve_one()) { }
-    return 0;
+    if (want_cgroup) setup_cgroup();
+    const char *cgroup_name = cgroup_version == 1 ? "v1" : cgroup_version == 2 ? "v2" : "none";
+    char why[128];
+    if (want_sandbox) {
+        const char *failed = start_zygote(why, sizeof why);
+        if (failed) {
+            fprintf(stdout, "ready sandbox=off reason=%s cgroup=%s\n", failed, cgroup_name);
+        } else {
+            fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s\n", cgroup_name);
+        }
+    } else {
+        fprintf(stdout, "ready sandbox=off reason=disabled cgroup=%s\n", cgroup_name);
+    }
+    fflush(stdout);
+    for (;;) {
+        struct request r;
+        if (!read_request(0, &r)) cleanup_and_exit(0);
+        int ok = zygote_sock >= 0 ? serve_sandboxed(&r) : serve_direct(&r);
+        free_request(&r);
+        if (!ok) cleanup_and_exit(3);
+    }
 }

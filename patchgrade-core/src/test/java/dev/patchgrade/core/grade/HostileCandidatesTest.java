@@ -14,6 +14,7 @@ import dev.patchgrade.core.digest.Sanitizer;
 import dev.patchgrade.core.digest.TimeBuckets;
 import dev.patchgrade.core.envelope.EnvelopeGoal;
 import dev.patchgrade.core.envelope.HostCheck;
+import dev.patchgrade.core.launch.SandboxSpec;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,6 +41,11 @@ class HostileCandidatesTest {
         return new GoalSettings(goal, execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
     }
 
+    /** Without the sandbox the write lands, and the oracle guard is the line that catches it. */
+    private GoalSettings unsandboxed(GoalSettings settings) {
+        return settings.withSandbox(SandboxSettings.auto().withMode(SandboxSpec.Mode.OFF));
+    }
+
     /** A gold that expects a quiet, clean, fast exit 0 for every case. */
     private DigestGoal.Options digestAgainstQuietGold(String execution, List<String> command, String... ids) throws Exception {
         StringBuilder cases = new StringBuilder();
@@ -52,6 +58,11 @@ class HostileCandidatesTest {
         GoldStore.replace(dir.resolve(execution + "-gold"), gold, null, List.of());
         return new DigestGoal.Options(settings("digest", execution), casesFile, dir.resolve(execution + "-gold"), command, Sanitizer.NONE, 2,
                 TimeBuckets.parse(WIDE_BUCKET), 0, null, List.of(), 2, Shard.ALL, false);
+    }
+
+    private static DigestGoal.Options withSettings(DigestGoal.Options o, GoalSettings settings) {
+        return new DigestGoal.Options(settings, o.cases(), o.gold(), o.command(), o.sanitizer(), o.timeoutSeconds(), o.buckets(),
+                o.timeBucketReruns(), o.compiler(), o.normalize(), o.parallel(), o.shard(), o.force());
     }
 
     private record Timed(GoalResult result, long millis) {}
@@ -149,9 +160,22 @@ class HostileCandidatesTest {
     }
 
     @Test
-    void rewritingTheGoldDirectoryIsOracleTampered() throws Exception {
+    void rewritingTheGoldDirectoryIsRefusedInTheSandbox() throws Exception {
         Path planted = dir.resolve("tamper-gold").resolve("planted.json");
         DigestGoal.Options options = digestAgainstQuietGold("tamper", List.of(Fixtures.command("tamper_file"), planted.toString()), "one");
+        GoalResult result = DigestGoal.grade(options, GradeLog.SILENT);
+        assertThat(result.error()).isNull();
+        assertThat(result.failures()).singleElement().asString().contains("stdout_sha256");
+        assertThat(planted).doesNotExist();
+        assertThat(Files.readString(options.settings().jsonReport())).contains("\"mode\" : \"namespaces\"");
+        wellFormed(options.settings());
+    }
+
+    @Test
+    void rewritingTheGoldDirectoryIsOracleTampered() throws Exception {
+        Path planted = dir.resolve("tamper-gold").resolve("planted.json");
+        DigestGoal.Options sandboxed = digestAgainstQuietGold("tamper", List.of(Fixtures.command("tamper_file"), planted.toString()), "one");
+        DigestGoal.Options options = withSettings(sandboxed, unsandboxed(sandboxed.settings()));
         GoalResult result = DigestGoal.grade(options, GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
         assertThat(result.error().getMessage()).contains(dir.resolve("tamper-gold").toString());
@@ -161,14 +185,23 @@ class HostileCandidatesTest {
     @Test
     void rewritingTheCasesFileIsOracleTampered() throws Exception {
         Path cases = dir.resolve("rewrite.txt");
-        DigestGoal.Options options = digestAgainstQuietGold("rewrite", List.of(Fixtures.command("tamper_file"), cases.toString()), "one");
+        DigestGoal.Options sandboxed = digestAgainstQuietGold("rewrite", List.of(Fixtures.command("tamper_file"), cases.toString()), "one");
+        String before = Files.readString(cases);
+        assertThat(DigestGoal.grade(sandboxed, GradeLog.SILENT).error()).isNull();
+        assertThat(Files.readString(cases)).isEqualTo(before);
+        DigestGoal.Options options = withSettings(sandboxed, unsandboxed(sandboxed.settings()));
         assertThat(DigestGoal.grade(options, GradeLog.SILENT).error().getMessage()).contains("rewrite.txt");
     }
 
     @Test
     void rewritingTheEnvelopeIsOracleTampered() throws Exception {
-        GoalSettings s = settings("envelope", "tamper");
-        Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}");
+        String text = "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}";
+        Path envelope = Files.writeString(dir.resolve("envelope.json"), text);
+        GoalResult inSandbox = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings("envelope", "tamper"), envelope,
+                List.of(Fixtures.command("tamper_file"), envelope.toString()), null, 1, HostCheck.IGNORE, null, null), GradeLog.SILENT);
+        assertThat(inSandbox.error()).isNull();
+        assertThat(Files.readString(envelope)).isEqualTo(text);
+        GoalSettings s = unsandboxed(settings("envelope", "tamper"));
         GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("tamper_file"), envelope.toString()),
                 null, 1, HostCheck.IGNORE, null, null), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
@@ -178,7 +211,7 @@ class HostileCandidatesTest {
 
     @Test
     void rewritingTheSidecarIsOracleTampered() throws Exception {
-        GoalSettings s = settings("three-column", "tamper");
+        GoalSettings s = unsandboxed(settings("three-column", "tamper"));
         Path sidecar = dir.resolve("reference.sha256");
         ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[],\"golden\":\"ok\"}\n");

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.grade;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -46,5 +47,21 @@ class OracleGuardTest {
         OracleGuard guard = OracleGuard.snapshot(List.of(file));
         Files.writeString(file, "x");
         assertThatThrownBy(guard::verifyUnchanged).hasMessageContaining("reference.sha256");
+    }
+
+    @Test
+    void aSymlinkedGoldDirectoryIsFingerprintedWhereItsFilesAre(@TempDir Path dir) throws Exception {
+        Path real = Files.createDirectories(dir.resolve("shared/gold"));
+        Path file = Files.writeString(real.resolve("a.json"), "{}");
+        Path link = Files.createSymbolicLink(dir.resolve("gold"), real);
+        Path linkedFile = Files.createSymbolicLink(real.resolve("b.json"), Files.writeString(dir.resolve("elsewhere.json"), "{}"));
+        OracleGuard guard = OracleGuard.snapshot(List.of(link));
+        Files.writeString(file, "{\"poisoned\": true}");
+        assertThatThrownBy(guard::verifyUnchanged).hasMessageContaining("gold");
+        Files.writeString(file, "{}");
+        assertThatCode(guard::verifyUnchanged).doesNotThrowAnyException();
+        Files.writeString(dir.resolve("elsewhere.json"), "{\"poisoned\": true}");
+        assertThat(linkedFile).exists();
+        assertThatThrownBy(guard::verifyUnchanged).as("a file linked into the gold directory counts too").hasMessageContaining("gold");
     }
 }

@@ -4,18 +4,32 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.patchgrade.core.Fixtures;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Test;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
-/** A JVM killed with SIGKILL runs no shutdown hook; its children must die anyway (the helper's lifeline pipe). */
+/**
+ * Maven interrupted mid-grade: Ctrl-C or SIGTERM runs the shutdown hook, SIGKILL runs nothing. Either
+ * way the children die (the helper's lifeline pipe), and no scratch directory outlives the next launcher.
+ */
 class LifelineTest {
-    @Test
-    void childrenDieWithAKilledJvm() throws Exception {
+    @TempDir
+    Path temp;
+
+    @ParameterizedTest(name = "{0} with sandbox {1}")
+    @CsvSource({"SIGKILL, OFF", "SIGKILL, AUTO", "SIGTERM, OFF", "SIGTERM, AUTO"})
+    void childrenAndScratchDieWithAnInterruptedJvm(String signal, SandboxSpec.Mode mode) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process jvm = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                "-Dpatchgrade.cacheDir=" + NativeHelper.cacheRoot(), LifelineProbe.class.getName(), Fixtures.command("ignore_term_sleeper"))
+        Process jvm = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir=" + temp,
+                "-Dpatchgrade.cacheDir=" + NativeHelper.cacheRoot(), LifelineProbe.class.getName(), mode.name(),
+                Fixtures.command("ignore_term_sleeper"))
                 .redirectErrorStream(true).start();
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream()));
@@ -24,13 +38,27 @@ class LifelineTest {
                 Thread.sleep(10);
             }
             assertThat(Fixtures.alive("ignore_term_sleeper")).as("the probe's child runs").isNotEmpty();
+            assertThat(scratchDirectories()).hasSize(1);
         } finally {
-            jvm.destroyForcibly();
-            assertThat(jvm.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            if (signal.equals("SIGKILL")) {
+                jvm.destroyForcibly();
+            } else {
+                jvm.destroy();
+            }
+            assertThat(jvm.waitFor(20, TimeUnit.SECONDS)).isTrue();
         }
-        for (int i = 0; i < 200 && !Fixtures.alive("ignore_term_sleeper").isEmpty(); i++) {
-            Thread.sleep(10);
+        assertThat(Fixtures.aliveAfterSettling("ignore_term_sleeper")).as("the child died with the JVM that launched it").isEmpty();
+        if (signal.equals("SIGTERM")) {
+            assertThat(scratchDirectories()).as("the shutdown hook removed the scratch directory").isEmpty();
+        } else {
+            assertThat(Scratch.sweepAbandoned(temp)).as("the next launcher removes what a killed JVM left").isEqualTo(1);
+            assertThat(scratchDirectories()).isEmpty();
         }
-        assertThat(Fixtures.alive("ignore_term_sleeper")).as("the child died with the JVM that launched it").isEmpty();
+    }
+
+    private List<Path> scratchDirectories() throws IOException {
+        try (Stream<Path> entries = Files.list(temp)) {
+            return entries.filter(p -> p.getFileName().toString().startsWith(Scratch.PREFIX)).toList();
+        }
     }
 }

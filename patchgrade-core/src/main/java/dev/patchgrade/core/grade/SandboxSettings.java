@@ -1,0 +1,37 @@
+package dev.patchgrade.core.grade;
+
+import dev.patchgrade.core.launch.SandboxSpec;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The sandbox configuration of one goal execution.
+ *
+ * @param mode {@code sandbox}: auto, required or off
+ * @param moduleOracles the oracle files of every patchgrade execution of the module (read from the
+ *     project model), hidden from every child of every execution
+ * @param projectBase the project's base directory, shown read-only even when it lies in a hidden area
+ *     (a project checked out under the home directory)
+ * @param hiddenPaths {@code hiddenPaths}
+ * @param readOnlyPaths {@code readOnlyPaths}
+ * @param writablePaths {@code writablePaths}
+ */
+public record SandboxSettings(SandboxSpec.Mode mode, List<Path> moduleOracles, Path projectBase, List<Path> hiddenPaths,
+        List<Path> readOnlyPaths, List<Path> writablePaths) {
+
+    public SandboxSettings {
+        moduleOracles = moduleOracles == null ? List.of() : List.copyOf(moduleOracles);
+        hiddenPaths = hiddenPaths == null ? List.of() : List.copyOf(hiddenPaths);
+        readOnlyPaths = readOnlyPaths == null ? List.of() : List.copyOf(readOnlyPaths);
+        writablePaths = writablePaths == null ? List.of() : List.copyOf(writablePaths);
+    }
+
+    /** The default: sandbox where the kernel allows, nothing configured beyond what each goal hides itself. */
+    public static SandboxSettings auto() {
+        return new SandboxSettings(SandboxSpec.Mode.AUTO, List.of(), null, List.of(), List.of(), List.of());
+    }
+
+    public SandboxSettings withMode(SandboxSpec.Mode newMode) {
+        return new SandboxSettings(newMode, moduleOracles, projectBase, hiddenPaths, readOnlyPaths, writablePaths);
+    }
+}

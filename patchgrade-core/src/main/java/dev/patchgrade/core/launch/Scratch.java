@@ -1,0 +1,108 @@
+package dev.patchgrade.core.launch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+/**
+ * A launcher's scratch directory, locked while in use. Maven stopped by Ctrl-C or SIGTERM closes
+ * every open launcher from a shutdown hook (killing its helpers and children); a JVM killed outright
+ * leaves its directory behind, unlocked, and the next launcher opened on the machine removes it.
+ */
+final class Scratch {
+    static final String PREFIX = "patchgrade-launch-";
+    private static final String LOCK = ".lock";
+    static final Set<Launcher> OPEN = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (Launcher launcher : OPEN) {
+                try {
+                    launcher.close();
+                } catch (RuntimeException e) {
+                    // the JVM is going: close what can be closed
+                }
+            }
+        }, "patchgrade-launch-shutdown"));
+    }
+
+    private final Path directory;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+
+    private Scratch(Path directory, FileChannel lockChannel, FileLock lock) {
+        this.directory = directory;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+    }
+
+    static Scratch create() {
+        sweepAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
+        try {
+            Path directory = Files.createTempDirectory(PREFIX);
+            FileChannel channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            return new Scratch(directory, channel, channel.lock());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot create a scratch directory for child output", e);
+        }
+    }
+
+    Path directory() {
+        return directory;
+    }
+
+    void delete() {
+        try {
+            lock.release();
+            lockChannel.close();
+        } catch (IOException e) {
+            // the directory goes anyway
+        }
+        deleteTree(directory);
+    }
+
+    /** Removes scratch directories whose launcher is gone: their lock is free. */
+    static int sweepAbandoned(Path temp) {
+        int removed = 0;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(temp, PREFIX + "*")) {
+            for (Path entry : entries) {
+                Path lockFile = entry.resolve(LOCK);
+                if (!Files.isDirectory(entry, java.nio.file.LinkOption.NOFOLLOW_LINKS) || !Files.isRegularFile(lockFile)) {
+                    continue;
+                }
+                try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {
+                    FileLock held = channel.tryLock();
+                    if (held == null) {
+                        continue;
+                    }
+                    held.release();
+                } catch (OverlappingFileLockException | IOException e) {
+                    continue; // this JVM's own, or not ours to touch
+                }
+                deleteTree(entry);
+                removed++;
+            }
+        } catch (IOException e) {
+            // an unreadable temp directory only means nothing is swept
+        }
+        return removed;
+    }
+
+    private static void deleteTree(Path root) {
+        try (Stream<Path> files = Files.walk(root)) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        } catch (IOException e) {
+            // a temporary directory left behind is swept by the next launcher
+        }
+    }
+}

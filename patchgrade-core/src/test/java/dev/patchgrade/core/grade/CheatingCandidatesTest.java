@@ -1,0 +1,124 @@
+package dev.patchgrade.core.grade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.classify.Comparison;
+import dev.patchgrade.core.classify.ThreeColumnGoal;
+import dev.patchgrade.core.digest.DigestGoal;
+import dev.patchgrade.core.digest.Sanitizer;
+import dev.patchgrade.core.digest.TimeBuckets;
+import dev.patchgrade.core.envelope.EnvelopeGoal;
+import dev.patchgrade.core.envelope.HostCheck;
+import dev.patchgrade.core.launch.SandboxSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Candidates that get their answers from the grader instead of computing them. Each cheat is shown
+ * to work with the sandbox off (so the test proves something) and to fail with it on.
+ */
+class CheatingCandidatesTest {
+    private static final String GOLDEN = "secret-answer question";
+
+    @TempDir
+    Path dir;
+
+    private GoalSettings settings(String goal, String execution, SandboxSpec.Mode mode) {
+        return new GoalSettings(goal, execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of())
+                .withSandbox(SandboxSettings.auto().withMode(mode));
+    }
+
+    private ThreeColumnGoal.Options threeColumn(GoalSettings settings, Path reference, List<String> candidate) throws Exception {
+        Path cases = dir.resolve("cases.jsonl");
+        if (!Files.exists(cases)) {
+            Files.writeString(cases, "{\"id\":\"q\",\"args\":[\"question\"],\"golden\":\"" + GOLDEN + "\"}\n");
+        }
+        Path sidecar = dir.resolve("reference.sha256");
+        List<String> referenceCommand = List.of(reference.toString(), "secret-answer");
+        if (!Files.exists(sidecar)) {
+            ThreeColumnGoal.freeze(settings, referenceCommand, sidecar, false, GradeLog.SILENT);
+        }
+        return new ThreeColumnGoal.Options(settings, cases, referenceCommand, candidate, sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL);
+    }
+
+    private Path reference() throws Exception {
+        return Files.copy(Path.of("/bin/echo"), dir.resolve("frozen_ref"), StandardCopyOption.COPY_ATTRIBUTES);
+    }
+
+    @Test
+    void aCandidateReadingTheGoldenFromTheCasesFileFindsNothing() throws Exception {
+        Path reference = reference();
+        List<String> cheat = List.of("/bin/sh", "-c", "sed -n 's/.*\"golden\":\"\\([^\"]*\\)\".*/\\1/p' " + dir.resolve("cases.jsonl"), "sh");
+        GoalResult open = ThreeColumnGoal.grade(threeColumn(settings("three-column", "open", SandboxSpec.Mode.OFF), reference, cheat), GradeLog.SILENT);
+        assertThat(open.worst()).as("unsandboxed, the cheat works").isEqualTo("pass_all_agree");
+        GoalResult sandboxed = ThreeColumnGoal.grade(threeColumn(settings("three-column", "boxed", SandboxSpec.Mode.REQUIRED), reference, cheat),
+                GradeLog.SILENT);
+        assertThat(sandboxed.worst()).isNotEqualTo("pass_all_agree");
+    }
+
+    @Test
+    void aCandidateRunningTheReferenceCannotReachIt() throws Exception {
+        Path reference = reference();
+        List<String> cheat = List.of("/bin/sh", "-c", "exec " + reference + " secret-answer \"$@\"", "sh");
+        GoalResult open = ThreeColumnGoal.grade(threeColumn(settings("three-column", "open", SandboxSpec.Mode.OFF), reference, cheat), GradeLog.SILENT);
+        assertThat(open.worst()).isEqualTo("pass_all_agree");
+        GoalResult sandboxed = ThreeColumnGoal.grade(threeColumn(settings("three-column", "boxed", SandboxSpec.Mode.REQUIRED), reference, cheat),
+                GradeLog.SILENT);
+        assertThat(sandboxed.worst()).isEqualTo("nonzero_exit");
+    }
+
+    private DigestGoal.Options digest(GoalSettings settings, List<String> command) throws Exception {
+        Path cases = dir.resolve("cases.txt");
+        if (!Files.exists(cases)) {
+            Files.writeString(cases, "hello\n");
+        }
+        return new DigestGoal.Options(settings, cases, dir.resolve("gold"), command, Sanitizer.NONE, 5, TimeBuckets.parse("60000"), 0, null,
+                List.of(), 1, Shard.ALL, false);
+    }
+
+    @Test
+    void aCandidateReplayingTheRecordedStreamsFindsNone() throws Exception {
+        DigestGoal.record(digest(settings("digest", "rec", SandboxSpec.Mode.REQUIRED), List.of("/bin/echo")), GradeLog.SILENT);
+        Path recorded = dir.resolve("out/streams/digest/rec/hello.stdout");
+        assertThat(recorded).hasContent("hello");
+        List<String> replay = List.of("/bin/sh", "-c", "cat " + recorded, "sh");
+        assertThat(DigestGoal.grade(digest(settings("digest", "open", SandboxSpec.Mode.OFF), replay), GradeLog.SILENT).failures()).isEmpty();
+        GoalResult sandboxed = DigestGoal.grade(digest(settings("digest", "boxed", SandboxSpec.Mode.REQUIRED), replay), GradeLog.SILENT);
+        assertThat(sandboxed.failures()).singleElement().asString().contains("stdout_sha256");
+    }
+
+    @Test
+    void aCandidateCannotRewriteAReportWrittenEarlierInTheBuild() throws Exception {
+        Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}");
+        GoalSettings first = settings("envelope", "first", SandboxSpec.Mode.REQUIRED);
+        EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(first, envelope, List.of("/bin/true"), null, 1, HostCheck.IGNORE, null, null),
+                GradeLog.SILENT);
+        String before = Files.readString(first.xmlReport());
+        List<String> rewrite = List.of(Fixtures.command("tamper_file"), first.xmlReport().toString());
+        DigestGoal.record(digest(settings("digest", "gold", SandboxSpec.Mode.REQUIRED), List.of("/bin/echo")), GradeLog.SILENT);
+        DigestGoal.grade(digest(settings("digest", "later", SandboxSpec.Mode.REQUIRED), rewrite), GradeLog.SILENT);
+        assertThat(Files.readString(first.xmlReport())).isEqualTo(before);
+    }
+
+    @Test
+    void everyReportSaysWhetherItsVerdictIsTamperProof() throws Exception {
+        GoalSettings boxed = settings("digest", "boxed", SandboxSpec.Mode.REQUIRED);
+        DigestGoal.record(digest(boxed, List.of("/bin/echo")), GradeLog.SILENT);
+        DigestGoal.grade(digest(boxed, List.of("/bin/echo")), GradeLog.SILENT);
+        assertThat(Files.readString(boxed.jsonReport())).contains("\"mode\" : \"namespaces\"", "\"tamper_proof\" : true");
+        assertThat(Files.readString(boxed.xmlReport())).contains("<property name=\"patchgrade.sandbox\" value=\"namespaces:");
+        GoalSettings open = settings("digest", "open", SandboxSpec.Mode.OFF);
+        DigestGoal.grade(digest(open, List.of("/bin/echo")), GradeLog.SILENT);
+        assertThat(Files.readString(open.jsonReport())).contains("\"mode\" : \"off\"", "\"reason\" : \"sandbox=off was set\"",
+                "\"tamper_proof\" : false");
+        assertThat(Files.readString(open.xmlReport())).contains("not tamper-proof");
+    }
+}

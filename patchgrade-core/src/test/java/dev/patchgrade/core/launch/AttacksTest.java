@@ -1,0 +1,154 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Attacks on the launcher by candidates that want a green grade, each with the sandbox required and
+ * off. With the sandbox, every one fails; without it, the launcher still never reports a forged
+ * figure, never hangs and leaves nothing running, and says the verdict is not tamper-proof.
+ */
+class AttacksTest {
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void clearProperties() {
+        System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+    }
+
+    private Launcher open(SandboxSpec.Mode mode) {
+        return Launchers.open(GradeLog.SILENT, new SandboxSpec(mode, List.of(), List.of(dir), List.of(), List.of(), List.of()));
+    }
+
+    private LaunchRequest request(String fixture, String... args) {
+        List<String> command = new java.util.ArrayList<>(List.of(Fixtures.command(fixture)));
+        command.addAll(List.of(args));
+        return LaunchRequest.of(command).withWorkingDirectory(dir);
+    }
+
+    @Test
+    void aForgedReplyInTheLaunchersPipesIsNeverRead() {
+        try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
+            LaunchResult result = launcher.launch(request("forge_reply"));
+            assertThat(result.exitCode()).isEqualTo(7);
+            assertThat(result.stdout().excerpt()).as("its parent's descriptors cannot be opened").isEqualTo("opened 0\n");
+            LaunchResult next = launcher.launch(request("forge_reply"));
+            assertThat(next.exitCode()).as("no injected request answered in its place").isEqualTo(7);
+        }
+    }
+
+    @Test
+    void stoppingItsParentDoesNothingInTheSandbox() {
+        try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
+            long started = System.nanoTime();
+            LaunchResult result = launcher.launch(request("stop_parent").withTimeout(Duration.ofSeconds(30)));
+            assertThat(result.exitCode()).isZero();
+            assertThat(result.timedOut()).isFalse();
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(25));
+        }
+    }
+
+    @Test
+    void aStoppedHelperEndsTheRunWithLauncherFailedAndTheNextRunGetsAFreshOne() {
+        System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+        try (Launcher launcher = open(SandboxSpec.Mode.OFF)) {
+            assertThatThrownBy(() -> launcher.launch(request("stop_parent").withTimeout(Duration.ofSeconds(1))))
+                    .isInstanceOf(PatchgradeException.class)
+                    .satisfies(e -> assertThat(((PatchgradeException) e).errorName()).isEqualTo("launcher_failed"))
+                    .hasMessageContaining("no answer within 2 s");
+            LaunchResult next = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "exit 7")));
+            assertThat(next.exitCode()).isEqualTo(7);
+        }
+        assertThat(ProcessHandle.current().children().filter(p -> p.info().command().orElse("").endsWith("pg-launch-helper")))
+                .as("the stopped helper was killed").allMatch(p -> !p.isAlive());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"fork", "sibling"})
+    void costSpentInAProcessNobodyWaitsForIsCounted(String mode) {
+        for (SandboxSpec.Mode sandbox : List.of(SandboxSpec.Mode.REQUIRED, SandboxSpec.Mode.OFF)) {
+            try (Launcher launcher = open(sandbox)) {
+                LaunchResult honest = launcher.launch(request("hide_cost", "inline", "64", "30000000"));
+                LaunchResult hiding = launcher.launch(request("hide_cost", mode, "64", "30000000"));
+                assertThat(hiding.stdout().excerpt()).isEqualTo(honest.stdout().excerpt());
+                assertThat(hiding.usage().maxRssKb()).as(sandbox + ": the child's 64 MB").isGreaterThan(60_000L);
+                assertThat(hiding.usage().userMicros()).as(sandbox + ": the child's CPU")
+                        .isGreaterThan(honest.usage().userMicros() / 2);
+                assertThat(hiding.leftovers()).isEqualTo(1);
+                assertThat(honest.leftovers()).isZero();
+            }
+        }
+        assertThat(Fixtures.alive("hide_cost")).isEmpty();
+    }
+
+    @Test
+    void replacingItsOutputWithALinkToDevZeroIsRefusedInTheSandbox() {
+        try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
+            LaunchResult result = launcher.launch(request("replace_stdout"));
+            assertThat(result.stdout().excerpt()).isEqualTo("ok\n");
+            assertThat(result.stderr().excerpt()).isEqualTo("unlink -1 symlink -1\n");
+        }
+    }
+
+    @Test
+    void replacingItsOutputWithALinkToDevZeroIsAnErrorNotAHangWithoutTheSandbox() throws Exception {
+        try (Launcher launcher = open(SandboxSpec.Mode.OFF)) {
+            CompletableFuture<LaunchResult> run = CompletableFuture.supplyAsync(() -> launcher.launch(request("replace_stdout")));
+            assertThatThrownBy(() -> run.get(60, TimeUnit.SECONDS)).cause().isInstanceOf(PatchgradeException.class)
+                    .satisfies(e -> assertThat(((PatchgradeException) e).errorName()).isEqualTo("output_tampered"))
+                    .hasMessageContaining("no longer a regular file");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = SandboxSpec.Mode.class, names = {"REQUIRED", "OFF"})
+    void aDaemonLeftBehindDiesWithTheRun(SandboxSpec.Mode mode) throws Exception {
+        Path target = dir.resolve("report.xml");
+        SandboxSpec writable = new SandboxSpec(mode, List.of(), List.of(dir), List.of(), List.of(), List.of(dir));
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT, writable)) {
+            LaunchResult result = launcher.launch(request("late_daemon", target.toString(), "0"));
+            assertThat(result.leftovers()).isEqualTo(1);
+        }
+        Thread.sleep(1_500);
+        assertThat(target).as("the daemon was killed before it could write").doesNotExist();
+        assertThat(Fixtures.alive("late_daemon")).isEmpty();
+    }
+
+    @Test
+    void aDaemonDiesWithAKilledHelperInTheSandbox() throws Exception {
+        Path target = dir.resolve("report.xml");
+        SandboxSpec writable = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(dir));
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT, writable)) {
+            CompletableFuture<LaunchResult> run = CompletableFuture.supplyAsync(() -> launcher.launch(
+                    request("late_daemon", target.toString(), "30").withTimeout(Duration.ofSeconds(60))));
+            for (int i = 0; i < 500 && Fixtures.alive("late_daemon").size() < 2; i++) {
+                Thread.sleep(10);
+            }
+            ProcessHandle.current().children().filter(p -> p.info().command().orElse("").endsWith("pg-launch-helper"))
+                    .forEach(ProcessHandle::destroyForcibly);
+            assertThatThrownBy(() -> run.get(60, TimeUnit.SECONDS)).cause().isInstanceOf(PatchgradeException.class)
+                    .satisfies(e -> assertThat(((PatchgradeException) e).errorName()).isEqualTo("launcher_failed"));
+        }
+        Thread.sleep(1_500);
+        assertThat(target).doesNotExist();
+        assertThat(Fixtures.aliveAfterSettling("late_daemon")).isEmpty();
+        assertThat(Files.exists(target)).isFalse();
+    }
+}

@@ -1,0 +1,66 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a user without root gets: the helper and its children run as nobody (through setpriv, as
+ * the CI machine runs as root). The sandbox still comes up, and without it the helper's own
+ * descriptors are closed to a child of the same user (the helper is not dumpable).
+ */
+class NonRootTest {
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void runHelpersAsNobody() throws Exception {
+        assumeTrue(Files.isExecutable(SETPRIV) && "root".equals(System.getProperty("user.name")),
+                "needs root and setpriv to drop to nobody; as a non-root user every test runs non-root already");
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path cache = Files.createDirectories(dir.resolve("cache"));
+        System.setProperty("patchgrade.cacheDir", cache.toString());
+        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, SETPRIV + " --reuid=65534 --regid=65534 --clear-groups");
+    }
+
+    @AfterEach
+    void restore() {
+        System.clearProperty("patchgrade.cacheDir");
+        System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+    }
+
+    private Launcher open(SandboxSpec.Mode mode) {
+        return Launchers.open(GradeLog.SILENT, new SandboxSpec(mode, List.of(), List.of(dir), List.of(), List.of(), List.of()));
+    }
+
+    @Test
+    void theSandboxComesUpForAnUnprivilegedUser() {
+        try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
+            assertThat(launcher.sandbox().active()).isTrue();
+            LaunchResult id = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "id -u; cat /proc/self/uid_map")));
+            assertThat(id.stdout().excerpt().lines().toList()).first().isEqualTo("65534");
+            assertThat(id.stdout().excerpt()).contains("65534").doesNotContain(" 0 ");
+        }
+    }
+
+    @Test
+    void withoutTheSandboxAChildOfTheSameUserCannotForgeTheHelpersReply() {
+        try (Launcher launcher = open(SandboxSpec.Mode.OFF)) {
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("forge_reply"))));
+            assertThat(result.exitCode()).isEqualTo(7);
+            assertThat(result.stdout().excerpt()).isEqualTo("opened 0\n");
+        }
+    }
+}
