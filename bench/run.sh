@@ -6,7 +6,8 @@
 #   2. hashing 1 GiB of child stdout in a JVM limited to -Xmx64m;
 #   3. the envelope's trust under noise: the known-good score_lookup graded 30 times with the default
 #      slack while another process keeps one core busy;
-#   4. the digest goal's wall time over 2,000 cases of a trivial binary with 1 and 2 workers.
+#   4. the digest goal's wall time over 2,000 cases of a trivial binary, sandbox off and on, with 1 and 2
+#      workers, next to the floor for the same number of launches.
 # Usage: bench/run.sh [launches per path]   (default 7000, in 7 interleaved rounds)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -43,5 +44,5 @@ echo "== 3. envelope under noise: 30 grades of score_lookup scan, one core kept 
 bench dev.patchgrade.core.bench.LaunchBench noise "$work/score_lookup" "$work/busy" 30
 
 echo
-echo "== 4. digest goal over 2,000 cases of a trivial binary, parallel 1 and 2 (each twice) =="
-bench dev.patchgrade.core.bench.LaunchBench digest "$work/trivial" 2000
+echo "== 4. digest goal over 2,000 cases of a trivial binary, sandbox off and on, parallel 1 and 2, next to the floor =="
+bench dev.patchgrade.core.bench.LaunchBench digest "$work/trivial" "$work/spawn_floor" 2000

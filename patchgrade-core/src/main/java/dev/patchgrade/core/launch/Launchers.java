@@ -90,6 +90,11 @@ public final class Launchers {
         }
     }
 
+    /** The scratch directory of a launcher opened here (tests). */
+    static Path scratchOf(Launcher launcher) {
+        return ((ScratchOwning) launcher).scratch.directory();
+    }
+
     private static final class ScratchOwning implements Launcher {
         private final Launcher inner;
         private final Scratch scratch;

@@ -23,6 +23,11 @@ final class Scratch {
     static final String PREFIX = "patchgrade-launch-";
     private static final String LOCK = ".lock";
     static final Set<Launcher> OPEN = ConcurrentHashMap.newKeySet();
+    /**
+     * This JVM's own directories: never opened by the sweep, because closing any descriptor of a file
+     * drops every POSIX lock this process holds on it, and another JVM would then sweep a live directory.
+     */
+    private static final Set<Path> OWN = ConcurrentHashMap.newKeySet();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -50,6 +55,7 @@ final class Scratch {
         sweepAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
         try {
             Path directory = Files.createTempDirectory(PREFIX);
+            OWN.add(directory.toAbsolutePath());
             FileChannel channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             return new Scratch(directory, channel, channel.lock());
         } catch (IOException e) {
@@ -69,6 +75,7 @@ final class Scratch {
             // the directory goes anyway
         }
         deleteTree(directory);
+        OWN.remove(directory.toAbsolutePath());
     }
 
     /** Removes scratch directories whose launcher is gone: their lock is free. */
@@ -77,7 +84,7 @@ final class Scratch {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(temp, PREFIX + "*")) {
             for (Path entry : entries) {
                 Path lockFile = entry.resolve(LOCK);
-                if (!Files.isDirectory(entry, java.nio.file.LinkOption.NOFOLLOW_LINKS) || !Files.isRegularFile(lockFile)) {
+                if (OWN.contains(entry.toAbsolutePath()) || !Files.isDirectory(entry, java.nio.file.LinkOption.NOFOLLOW_LINKS) || !Files.isRegularFile(lockFile)) {
                     continue;
                 }
                 try (FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.WRITE)) {

@@ -1037,6 +1037,7 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
         struct request r;
         int fds[3];
         if (!zygote_receive(sock, &r, fds)) _exit(0);
+        while (waitpid(-1, NULL, WNOHANG | __WALL) > 0) { } /* the PID 1s of earlier runs */
         int status[2];
         char line[512];
         if (pipe2(status, O_CLOEXEC) != 0) {
@@ -1068,8 +1069,13 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
                     have += (size_t)n;
                 }
                 got = (ssize_t)have;
-                int st;
-                while (waitpid(init, &st, 0) < 0 && errno == EINTR) { }
+                if (got <= 0) {
+                    /* No report: PID 1 died or was killed; reap it now. */
+                    int st;
+                    while (waitpid(init, &st, 0) < 0 && errno == EINTR) { }
+                }
+                /* Otherwise PID 1 has reaped everything and reported; its exit (tearing the run's mount
+                 * namespace down waits for an RCU grace period) need not hold up the answer: reaped later. */
                 if (got > 0) {
                     line[got] = '\0';
                     line[strcspn(line, "\n")] = '\0';

@@ -13,6 +13,7 @@ import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.launch.SandboxSpec;
 import dev.patchgrade.core.launch.StreamHashing;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +35,7 @@ public final class LaunchBench {
             case "launches" -> launches(args[1], args[2], Integer.parseInt(args[3]));
             case "hashing" -> hashing(args[1], Integer.parseInt(args[2]));
             case "noise" -> noise(args[1], args[2], Integer.parseInt(args[3]));
-            case "digest" -> digest(args[1], Integer.parseInt(args[2]));
+            case "digest" -> digest(args[1], args[2], Integer.parseInt(args[3]));
             case "rss" -> rss(java.util.Arrays.copyOfRange(args, 1, args.length));
             default -> throw new IllegalArgumentException("unknown bench " + args[0]);
         }
@@ -49,13 +50,19 @@ public final class LaunchBench {
      */
     private static void launches(String program, String floorProgram, int count) throws Exception {
         int perRound = Math.max(100, count / ROUNDS);
-        double[][] ms = new double[4][ROUNDS];
-        try (Launcher launcher = Launchers.open(GradeLog.SILENT)) {
+        String[] names = {"C posix_spawn+wait4 loop (floor)", "JDK ProcessBuilder (no rusage)", "launcher, sandbox off, sequential",
+            "launcher, sandbox off, 2 workers", "launcher, sandbox on, sequential", "launcher, sandbox on, 2 workers"};
+        double[][] ms = new double[names.length][ROUNDS];
+        try (Launcher open = Launchers.open(GradeLog.SILENT);
+                Launcher boxed = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED))) {
             LaunchRequest request = LaunchRequest.of(List.of(program));
             // Warm-up: helper start and the JIT, which keeps a C2 thread busy for several thousand launches;
             // what follows is the steady state of a long grading run.
             for (int i = 0; i < WARM_UP; i++) {
-                launcher.launch(request);
+                open.launch(request);
+                if (i % 4 == 0) {
+                    boxed.launch(request);
+                }
             }
             jdkSpawn(program, 1000);
             ExecutorService pool = Executors.newFixedThreadPool(2);
@@ -63,32 +70,15 @@ public final class LaunchBench {
                 for (int round = 0; round < ROUNDS; round++) {
                     ms[0][round] = floor(floorProgram, program, perRound);
                     ms[1][round] = jdkSpawn(program, perRound);
-                    long start = System.nanoTime();
-                    for (int i = 0; i < perRound; i++) {
-                        check(launcher.launch(request));
-                    }
-                    ms[2][round] = (System.nanoTime() - start) / 1e6 / perRound;
-                    start = System.nanoTime();
-                    List<Future<?>> halves = new ArrayList<>();
-                    for (int worker = 0; worker < 2; worker++) {
-                        halves.add(pool.submit(() -> {
-                            for (int i = 0; i < perRound / 2; i++) {
-                                check(launcher.launch(request));
-                            }
-                            return null;
-                        }));
-                    }
-                    for (Future<?> half : halves) {
-                        half.get();
-                    }
-                    ms[3][round] = (System.nanoTime() - start) / 1e6 / (perRound / 2 * 2);
+                    ms[2][round] = sequential(open, request, perRound);
+                    ms[3][round] = parallel(pool, open, request, perRound);
+                    ms[4][round] = sequential(boxed, request, perRound);
+                    ms[5][round] = parallel(pool, boxed, request, perRound);
                 }
             } finally {
                 pool.shutdown();
             }
         }
-        String[] names = {"C posix_spawn+wait4 loop (floor)", "JDK ProcessBuilder (no rusage)", "patchgrade launcher, sequential",
-            "patchgrade launcher, 2 workers"};
         System.out.printf(Locale.ROOT, "after %,d warm-up launches, %d rounds of %d launches per path; median ms and median ratio to the"
                 + " same round's floor%n", WARM_UP, ROUNDS, perRound);
         System.out.printf(Locale.ROOT, "%-38s %8s %8s%n", "path", "ms", "ratio");
@@ -99,6 +89,31 @@ public final class LaunchBench {
             }
             System.out.printf(Locale.ROOT, "%-38s %8.3f %7.2fx%n", names[path], median(ms[path]), median(ratios));
         }
+    }
+
+    private static double sequential(Launcher launcher, LaunchRequest request, int count) {
+        long start = System.nanoTime();
+        for (int i = 0; i < count; i++) {
+            check(launcher.launch(request));
+        }
+        return (System.nanoTime() - start) / 1e6 / count;
+    }
+
+    private static double parallel(ExecutorService pool, Launcher launcher, LaunchRequest request, int count) throws Exception {
+        long start = System.nanoTime();
+        List<Future<?>> halves = new ArrayList<>();
+        for (int worker = 0; worker < 2; worker++) {
+            halves.add(pool.submit(() -> {
+                for (int i = 0; i < count / 2; i++) {
+                    check(launcher.launch(request));
+                }
+                return null;
+            }));
+        }
+        for (Future<?> half : halves) {
+            half.get();
+        }
+        return (System.nanoTime() - start) / 1e6 / (count / 2 * 2);
     }
 
     private static double median(double[] values) {
@@ -194,28 +209,43 @@ public final class LaunchBench {
         }
     }
 
-    /** Wall time of the digest goal over many cases of a trivial binary, with 1 and 2 workers. */
-    private static void digest(String program, int cases) throws Exception {
+    /**
+     * Wall time of the digest goal over many cases of a trivial binary, sandbox off and on, with 1 and 2
+     * workers, each next to the C floor for the same number of launches measured just before it.
+     */
+    private static void digest(String program, String floorProgram, int cases) throws Exception {
         Path work = Files.createTempDirectory("patchgrade-digest-bench-");
         StringBuilder lines = new StringBuilder();
         for (int i = 0; i < cases; i++) {
             lines.append("case-").append(i).append('\n');
         }
         Path casesFile = Files.writeString(work.resolve("cases.txt"), lines);
-        for (int workers : new int[] {1, 2, 1, 2}) {
-            dev.patchgrade.core.grade.GoalSettings settings = new dev.patchgrade.core.grade.GoalSettings("digest", "p" + workers,
-                    work.resolve("reports"), work.resolve("out"), work, java.util.Map.of());
-            dev.patchgrade.core.digest.DigestGoal.Options options = new dev.patchgrade.core.digest.DigestGoal.Options(settings, casesFile,
-                    work.resolve("gold"), List.of(program), dev.patchgrade.core.digest.Sanitizer.NONE, 5,
-                    dev.patchgrade.core.digest.TimeBuckets.parse(null), 3, null, List.of(), workers, dev.patchgrade.core.cases.Shard.ALL, true);
-            if (!Files.exists(work.resolve("gold"))) {
-                dev.patchgrade.core.digest.DigestGoal.record(options, GradeLog.SILENT);
+        System.out.printf(Locale.ROOT, "%-34s %9s %12s %8s%n", "digest of " + cases + " cases", "seconds", "ms per case", "ratio");
+        for (int pass = 0; pass < 2; pass++) {
+            for (SandboxSpec.Mode mode : List.of(SandboxSpec.Mode.OFF, SandboxSpec.Mode.REQUIRED)) {
+                for (int workers : new int[] {1, 2}) {
+                    dev.patchgrade.core.grade.GoalSettings settings = new dev.patchgrade.core.grade.GoalSettings("digest", "p" + workers,
+                            work.resolve("reports"), work.resolve("out"), work, java.util.Map.of())
+                            .withSandbox(dev.patchgrade.core.grade.SandboxSettings.auto().withMode(mode));
+                    dev.patchgrade.core.digest.DigestGoal.Options options = new dev.patchgrade.core.digest.DigestGoal.Options(settings, casesFile,
+                            work.resolve("gold"), List.of(program), dev.patchgrade.core.digest.Sanitizer.NONE, 5,
+                            // One wide bucket: this measures launch cost, and a loaded machine must not fail a case.
+                            dev.patchgrade.core.digest.TimeBuckets.parse("60000"), 0, null, List.of(), workers, dev.patchgrade.core.cases.Shard.ALL,
+                            true);
+                    if (!Files.exists(work.resolve("gold"))) {
+                        dev.patchgrade.core.digest.DigestGoal.record(options, GradeLog.SILENT);
+                    }
+                    double floorMs = floor(floorProgram, program, cases);
+                    long start = System.nanoTime();
+                    dev.patchgrade.core.grade.GoalResult result = dev.patchgrade.core.digest.DigestGoal.grade(options, GradeLog.SILENT);
+                    double seconds = (System.nanoTime() - start) / 1e9;
+                    if (result.failed() || result.error() != null) {
+                        throw new IllegalStateException("bench digest failed: " + result);
+                    }
+                    System.out.printf(Locale.ROOT, "%-34s %9.2f %12.3f %7.2fx%n", "sandbox " + mode.wireName() + ", parallel " + workers
+                            + (pass == 0 ? " (first)" : ""), seconds, seconds * 1000 / cases, seconds * 1000 / cases / floorMs);
+                }
             }
-            long start = System.nanoTime();
-            dev.patchgrade.core.grade.GoalResult result = dev.patchgrade.core.digest.DigestGoal.grade(options, GradeLog.SILENT);
-            double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf(Locale.ROOT, "digest of %d cases, parallel %d: %.2f s (%.2f ms per case), %d failing%n", cases, workers, seconds,
-                    seconds * 1000 / cases, result.failures().size());
         }
         try (var files = Files.walk(work)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

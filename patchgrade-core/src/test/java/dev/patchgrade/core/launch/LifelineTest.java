@@ -61,4 +61,27 @@ class LifelineTest {
             return entries.filter(p -> p.getFileName().toString().startsWith(Scratch.PREFIX)).toList();
         }
     }
+
+    @org.junit.jupiter.api.Test
+    void openingASecondLauncherKeepsTheFirstOnesScratchLocked() throws Exception {
+        try (Launcher first = Launchers.open(dev.patchgrade.core.GradeLog.SILENT);
+                Launcher second = Launchers.open(dev.patchgrade.core.GradeLog.SILENT)) {
+            // Another JVM's sweep must find both locked; a child process stands in for that JVM.
+            Path python = Path.of("/usr/bin/python3");
+            org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(python), "needs /usr/bin/python3 to probe POSIX locks");
+            Process probe = new ProcessBuilder(python.toString(), "-c", "import fcntl,sys\n"
+                    + "free=0\n"
+                    + "for d in sys.argv[1:]:\n"
+                    + "    f=open(d+'/.lock','a')\n"
+                    + "    try:\n"
+                    + "        fcntl.lockf(f, fcntl.LOCK_EX|fcntl.LOCK_NB); free+=1\n"
+                    + "    except OSError: pass\n"
+                    + "print(free)", Launchers.scratchOf(first).toString(), Launchers.scratchOf(second).toString())
+                    .redirectErrorStream(true).start();
+            String free = new String(probe.getInputStream().readAllBytes()).strip();
+            probe.waitFor(10, TimeUnit.SECONDS);
+            assertThat(free).as("no scratch lock of this JVM is free for another to sweep").isEqualTo("0");
+            assertThat(first.launch(LaunchRequest.of(List.of("/bin/true"))).exitedZero()).isTrue();
+        }
+    }
 }
