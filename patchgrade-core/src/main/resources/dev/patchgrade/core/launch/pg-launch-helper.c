@@ -14,11 +14,14 @@
  * Sandbox (--sandbox): at start the helper forks a zygote that enters new user, mount and network
  * namespaces and builds the candidate's view of the file system once: the host read-only, hidden
  * paths covered by empty unreadable mounts, read-only and writable exceptions bound back, then
- * pivot_root so the host tree is gone from its namespace. Per run the zygote clones a PID 1 into new
- * PID, mount, IPC and UTS namespaces, which mounts a fresh /tmp and /proc, starts the target as a
- * non-root user without capabilities, reaps everything and reports. The output files are opened by
- * the helper outside the sandbox and passed in as descriptors. Dying parents take their children
- * along (PR_SET_PDEATHSIG), and a PID namespace dies with its PID 1, so nothing outlives a run.
+ * pivot_root so the host tree is gone from its namespace. It then enters new UTS and PID namespaces
+ * and forks the worker's PID 1, which mounts /proc once and serves every run: a fresh /tmp and
+ * /dev/shm whenever the run before left anything there, the target started as a non-root user
+ * without capabilities in an IPC namespace of its own, and after it exits everything else in the
+ * PID namespace killed and reaped (creating and tearing down PID and mount namespaces per run would
+ * cost more than the launch itself). The output files are opened by the helper outside the sandbox
+ * and passed in as descriptors. Dying parents take their children along (PR_SET_PDEATHSIG), and a
+ * PID namespace dies with its PID 1, so nothing outlives a run or its helper.
  *
  * Start: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P]... [--ro P]... [--rw P]...
  *        [--cgroup] [--deny-userns]
@@ -347,6 +350,7 @@ struct spawn {
     int fds[3]; /* stdin, stdout, stderr already open, or -1 to open the request's paths */
     int report_fd;
     int drop_privileges;
+    int clone_flags; /* more namespaces for the target (CLONE_NEWIPC in the sandbox) */
 };
 
 static void child_fail(int report_fd, const char *stage) {
@@ -440,7 +444,7 @@ static pid_t spawn_target(struct spawn *s, char *failure, size_t failure_len) {
         }
     }
 #ifdef __linux__
-    pid_t pid = clone(spawn_child, spawn_stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, s);
+    pid_t pid = clone(spawn_child, spawn_stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD | s->clone_flags, s);
 #else
     pid_t pid = vfork();
     if (pid == 0) spawn_child(s);
@@ -884,88 +888,6 @@ static void build_root(int report) {
     if (bring_loopback_up() != 0) zygote_fail(report, "loopback");
 }
 
-/* PID 1 of one run. Everything the target starts ends up below it, and dies with it. */
-struct init_args {
-    const struct request *r;
-    int fds[3];
-    int status_fd;
-};
-
-static int init_main(void *arg) {
-    struct init_args *a = arg;
-    char failure[96] = "";
-    int status_fd = a->status_fd;
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-    /* Paths shown under /tmp (a project or a test's directory there) must outlive the fresh /tmp:
-     * held open now, bound back below once /proc can name them. */
-    int keep_fd[MAX_PATHS];
-    const char *keep_path[MAX_PATHS];
-    int keep_count = 0;
-    for (int i = 0; i < spec.count; i++) {
-        const char *path = spec.ops[i].path;
-        if (spec.ops[i].kind == 'h' || strncmp(path, "/tmp/", 5) != 0) continue;
-        int fd = open(path, O_PATH | O_CLOEXEC);
-        if (fd < 0) continue;
-        keep_fd[keep_count] = fd;
-        keep_path[keep_count++] = path;
-    }
-    /* Mounts below a private parent are private: nothing of this run's /tmp or /proc reaches the zygote. */
-    if (mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) snprintf(failure, sizeof failure, "tmp %d", errno);
-    else if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) snprintf(failure, sizeof failure, "proc %d", errno);
-    else if (is_directory("/dev/shm") && mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0)
-        snprintf(failure, sizeof failure, "shm %d", errno);
-    else if (sethostname("patchgrade", 10) != 0) snprintf(failure, sizeof failure, "hostname %d", errno);
-    for (int i = 0; i < keep_count && !failure[0]; i++) {
-        struct stat st;
-        char source[64];
-        snprintf(source, sizeof source, "/proc/self/fd/%d", keep_fd[i]);
-        if (fstat(keep_fd[i], &st) != 0 || make_mount_point(keep_path[i], S_ISDIR(st.st_mode)) != 0 ||
-            mount(source, keep_path[i], NULL, MS_BIND | MS_REC, NULL) != 0) {
-            snprintf(failure, sizeof failure, "keep_tmp %d", errno);
-        }
-        close(keep_fd[i]);
-    }
-    char line[512];
-    if (failure[0]) {
-        char stage[32] = "setup";
-        int err = 0;
-        sscanf(failure, "%31s %d", stage, &err);
-        int len = snprintf(line, sizeof line, "nostart stage=sandbox_%s errno=%d\n", stage, err);
-        write_all(status_fd, line, (size_t)len);
-        return 0;
-    }
-    struct spawn s = {a->r, {a->fds[0], a->fds[1], a->fds[2]}, -1, 1};
-    long long started = now_us();
-    pid_t pid = spawn_target(&s, failure, sizeof failure);
-    if (pid < 0) {
-        char stage[32] = "exec";
-        int err = 0;
-        sscanf(failure, "%31s %d", stage, &err);
-        int len = snprintf(line, sizeof line, "nostart stage=%s errno=%d\n", stage, err);
-        write_all(status_fd, line, (size_t)len);
-        return 0;
-    }
-    for (int i = 0; i < 3; i++) close(a->fds[i]);
-    struct outcome out;
-    memset(&out, 0, sizeof out);
-    wait_target(pid, a->r, 1, started, -1, NULL, &out);
-    finish_tree(&out.tree, pid, 1);
-    struct rusage *u = &out.tree.usage;
-    int signaled = WIFSIGNALED(out.status);
-    int sig = signaled ? WTERMSIG(out.status) : 0;
-    int len = snprintf(line, sizeof line,
-            "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%ld utime_us=%lld "
-            "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d",
-            signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
-            signaled ? signal_name(sig) : "-", out.timed_out, (long)u->ru_maxrss,
-            (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec,
-            (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec,
-            (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock, out.wall_us, out.tree.leftovers);
-    write_all(status_fd, line, (size_t)len);
-    return 0;
-}
-
-#define INIT_STACK (256 * 1024)
 #define FD_CONTROL_SPACE CMSG_SPACE(3 * sizeof(int))
 
 /* A message carrying a request header and three descriptors (stdin, stdout, stderr). */
@@ -1005,6 +927,132 @@ static int zygote_receive(int sock, struct request *r, int fds[3]) {
     return 1;
 }
 
+/*
+ * PID 1 of a worker's runs. It serves every run of its helper: each target gets a fresh IPC namespace
+ * at clone, a fresh /tmp and /dev/shm whenever the run before left anything there, and after it ends
+ * everything else in the PID namespace is killed and reaped, so no process and no file outlives it.
+ */
+struct keep {
+    int fd;
+    const char *path;
+    int top_level; /* directly below /tmp: the mount point is its own, nothing beside it is ours */
+};
+static struct keep keeps[MAX_PATHS];
+static int keep_count;
+
+/* Paths shown under /tmp (a project or a test's directory there) must outlive each fresh /tmp: held
+ * open once, bound back whenever /tmp is mounted anew. */
+static void hold_kept_paths(void) {
+    for (int i = 0; i < spec.count; i++) {
+        const char *path = spec.ops[i].path;
+        if (spec.ops[i].kind == 'h' || strncmp(path, "/tmp/", 5) != 0) continue;
+        int fd = open(path, O_PATH | O_CLOEXEC);
+        if (fd < 0) continue;
+        keeps[keep_count].fd = fd;
+        keeps[keep_count].path = path;
+        keeps[keep_count++].top_level = strchr(path + 5, '/') == NULL;
+    }
+}
+
+/* Whether a run left anything in `dir` that is not one of our own kept mount points. */
+static int left_something(const char *dir, mode_t mode) {
+    struct stat st;
+    if (stat(dir, &st) != 0 || (st.st_mode & 07777) != mode) return 1;
+    DIR *d = opendir(dir);
+    if (!d) return 1;
+    int dirty = 0;
+    struct dirent *entry;
+    while (!dirty && (entry = readdir(d)) != NULL) {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
+        int ours = 0;
+        for (int i = 0; i < keep_count && strcmp(dir, "/tmp") == 0; i++) {
+            if (keeps[i].top_level && strcmp(keeps[i].path + 5, entry->d_name) == 0) ours = 1;
+        }
+        dirty = !ours;
+    }
+    closedir(d);
+    return dirty;
+}
+
+/* A fresh tmpfs at `dir` (mode 1777) unless the one there is untouched; 0, or -1 with errno. */
+static int fresh_tmpfs(const char *dir, int *mounted, int with_keeps) {
+    int deep_keeps = 0;
+    for (int i = 0; with_keeps && i < keep_count; i++) deep_keeps |= !keeps[i].top_level;
+    if (*mounted && !deep_keeps && !left_something(dir, 01777)) return 0;
+    if (*mounted && umount2(dir, MNT_DETACH) != 0) return -1;
+    if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) return -1;
+    *mounted = 1;
+    for (int i = 0; with_keeps && i < keep_count; i++) {
+        struct stat st;
+        char source[64];
+        snprintf(source, sizeof source, "/proc/self/fd/%d", keeps[i].fd);
+        if (fstat(keeps[i].fd, &st) != 0 || make_mount_point(keeps[i].path, S_ISDIR(st.st_mode)) != 0 ||
+            mount(source, keeps[i].path, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    }
+    return 0;
+}
+
+static void reply_line(int sock, const char *line) {
+    write_all(sock, line, strlen(line));
+}
+
+static void serve_runs(int sock) {
+    int tmp_mounted = 0, shm_mounted = 0;
+    int has_shm = is_directory("/dev/shm");
+    char line[600];
+    for (;;) {
+        struct request r;
+        int fds[3];
+        if (!zygote_receive(sock, &r, fds)) _exit(0);
+        if (fresh_tmpfs("/tmp", &tmp_mounted, 1) != 0 || (has_shm && fresh_tmpfs("/dev/shm", &shm_mounted, 0) != 0)) {
+            snprintf(line, sizeof line, "nostart stage=sandbox_tmp errno=%d\n", errno);
+            reply_line(sock, line);
+        } else {
+            struct spawn s = {&r, {fds[0], fds[1], fds[2]}, -1, 1, CLONE_NEWIPC};
+            char failure[96];
+            long long started = now_us();
+            pid_t pid = spawn_target(&s, failure, sizeof failure);
+            for (int i = 0; i < 3; i++) close(fds[i]);
+            if (pid < 0) {
+                char stage[32] = "exec";
+                int err = 0;
+                sscanf(failure, "%31s %d", stage, &err);
+                snprintf(line, sizeof line, "nostart stage=%s errno=%d\n", stage, err);
+                reply_line(sock, line);
+            } else {
+                struct outcome out;
+                memset(&out, 0, sizeof out);
+                wait_target(pid, &r, 1, started, -1, NULL, &out);
+                finish_tree(&out.tree, pid, 1);
+                struct rusage *u = &out.tree.usage;
+                int signaled = WIFSIGNALED(out.status);
+                int sig = signaled ? WTERMSIG(out.status) : 0;
+                snprintf(line, sizeof line,
+                        "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%ld utime_us=%lld "
+                        "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d\n",
+                        signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
+                        signaled ? signal_name(sig) : "-", out.timed_out, (long)u->ru_maxrss,
+                        (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec,
+                        (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec,
+                        (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock, out.wall_us,
+                        out.tree.leftovers);
+                reply_line(sock, line);
+            }
+        }
+        free_request(&r);
+    }
+}
+
+/* PID 1: /proc of its own namespace, the kept paths held, then it serves runs until the helper goes. */
+static void init_main(int sock, int report) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != 0) _exit(2); /* PID 1 sees no parent: anything else means the zygote is gone */
+    hold_kept_paths();
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) zygote_fail(report, "proc");
+    if (write(report, "ok", 2) != 2) _exit(2);
+    close(report);
+    serve_runs(sock);
+}
 static int zygote_main(int sock, int report, int go, pid_t helper) {
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != helper) _exit(0); /* the helper is gone already */
@@ -1029,68 +1077,21 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
     build_root(report);
     /* Nothing of ours may be traced or read through /proc by what runs below. */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
-    if (write(report, "ok", 2) != 2) _exit(2);
-    close(report);
-    char *stack = mmap(NULL, INIT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-    if (stack == MAP_FAILED) _exit(2);
-    for (;;) {
-        struct request r;
-        int fds[3];
-        if (!zygote_receive(sock, &r, fds)) _exit(0);
-        while (waitpid(-1, NULL, WNOHANG | __WALL) > 0) { } /* the PID 1s of earlier runs */
-        int status[2];
-        char line[512];
-        if (pipe2(status, O_CLOEXEC) != 0) {
-            int len = snprintf(line, sizeof line, "nostart stage=pipe errno=%d\n", errno);
-            write_all(sock, line, (size_t)len);
-        } else {
-            struct init_args a = {&r, {fds[0], fds[1], fds[2]}, status[1]};
-            pid_t init = clone(init_main, stack + INIT_STACK, CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWUTS | SIGCHLD, &a);
-            close(status[1]);
-            ssize_t got = 0;
-            if (init < 0) {
-                got = snprintf(line, sizeof line, "nostart stage=sandbox_clone errno=%d\n", errno);
-            } else {
-                /* A backstop in case PID 1 itself is stuck: its own deadline plus a margin. */
-                long long backstop = now_us() + (r.timeout_ms + r.grace_ms + 5000) * 1000LL;
-                size_t have = 0;
-                for (;;) {
-                    long long left = (backstop - now_us()) / 1000;
-                    if (left <= 0) {
-                        kill(init, SIGKILL);
-                        break;
-                    }
-                    struct pollfd pfd = {status[0], POLLIN, 0};
-                    int ready = poll(&pfd, 1, (int)(left > 1000 ? 1000 : left));
-                    if (ready <= 0) continue;
-                    ssize_t n = read(status[0], line + have, sizeof line - 1 - have);
-                    if (n < 0 && errno == EINTR) continue;
-                    if (n <= 0) break;
-                    have += (size_t)n;
-                }
-                got = (ssize_t)have;
-                if (got <= 0) {
-                    /* No report: PID 1 died or was killed; reap it now. */
-                    int st;
-                    while (waitpid(init, &st, 0) < 0 && errno == EINTR) { }
-                }
-                /* Otherwise PID 1 has reaped everything and reported; its exit (tearing the run's mount
-                 * namespace down waits for an RCU grace period) need not hold up the answer: reaped later. */
-                if (got > 0) {
-                    line[got] = '\0';
-                    line[strcspn(line, "\n")] = '\0';
-                    got = (ssize_t)strlen(line);
-                    line[got++] = '\n';
-                } else {
-                    got = snprintf(line, sizeof line, "nostart stage=sandbox_init errno=0\n");
-                }
-            }
-            close(status[0]);
-            write_all(sock, line, (size_t)got);
-        }
-        for (int i = 0; i < 3; i++) close(fds[i]);
-        free_request(&r);
+    if (unshare(CLONE_NEWUTS | CLONE_NEWPID) != 0) zygote_fail(report, "pid_namespace");
+    if (sethostname("patchgrade", 10) != 0) zygote_fail(report, "hostname");
+    /* Our first child is PID 1 of the new namespace; it reports "ok" itself once /proc is up. We stay
+     * as its parent outside, and go when it goes (the helper then sees the socket close). */
+    pid_t init = fork();
+    if (init < 0) zygote_fail(report, "fork_init");
+    if (init == 0) {
+        init_main(sock, report);
+        _exit(0);
     }
+    close(report);
+    close(sock);
+    int status;
+    while (waitpid(init, &status, 0) < 0 && errno == EINTR) { }
+    _exit(0);
 }
 #endif /* __linux__ */
 
@@ -1250,7 +1251,7 @@ static int abandon_on_lifeline(void) {
 /* One run without the sandbox: the helper itself is the reaper. */
 static int serve_direct(struct request *r) {
     char failure[96];
-    struct spawn s = {r, {-1, -1, -1}, -1, 0};
+    struct spawn s = {r, {-1, -1, -1}, -1, 0, 0};
     long long base = cgroup_reset();
     long long started = now_us();
     pid_t pid = spawn_target(&s, failure, sizeof failure);

@@ -88,6 +88,17 @@ class SandboxTest {
     }
 
     @Test
+    void aRunThatSpoilsTmpOrLeavesProcessesDoesNotReachTheNext() throws Exception {
+        try (Launcher launcher = Launchers.open(log, spec(List.of(), List.of(dir), List.of()))) {
+            LaunchResult spoil = sh(launcher, dir, "chmod 0555 /tmp; mkdir -p /dev/shm/x; (sleep 300 &) ; ipcmk -M 4096 >/dev/null; echo done");
+            assertThat(out(spoil)).isEqualTo("done\n");
+            LaunchResult next = sh(launcher, dir, "stat -c %a /tmp; ls -A /dev/shm | wc -l; ipcs -m | grep -c 0x; "
+                    + "for p in /proc/[0-9]*; do cat $p/comm; done | grep -c sleep; echo end");
+            assertThat(out(next)).isEqualTo("1777\n0\n0\n0\nend\n");
+        }
+    }
+
+    @Test
     void aChildSeesOnlyItsOwnProcessTreeNotTheLauncherOrTheJvm() throws Exception {
         try (Launcher launcher = Launchers.open(log, spec(List.of(), List.of(dir), List.of()))) {
             LaunchResult ps = sh(launcher, dir, "for p in /proc/[0-9]*; do echo ${p#/proc/}; done; echo ppid=$PPID");
