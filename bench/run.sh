@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks of the launcher, measured against baselines taken in the same run (these machines are
 # noisy, so only ratios mean something):
+#   0. peak RSS next to GNU time -f %M, sandbox off and on, for single programs and a 3-process tree;
 #   1. ms per launch of a trivial C program: a C posix_spawn+wait4 loop (the floor), the JDK's own
-#      ProcessBuilder, and the patchgrade launcher sequentially and with 2 workers;
+#      ProcessBuilder, and the patchgrade launcher sandbox off and on, sequentially and with 2 workers;
 #   2. hashing 1 GiB of child stdout in a JVM limited to -Xmx64m;
 #   3. the envelope's trust under noise: the known-good score_lookup graded 30 times with the default
 #      slack while another process keeps one core busy;
@@ -27,9 +28,10 @@ cp="$root/patchgrade-core/target/classes:$root/patchgrade-core/target/test-class
 bench() { java -cp "$cp" "$@"; }
 
 echo
-echo "== 0. peak RSS: the launcher next to GNU time, with the JVM holding a large heap =="
+echo "== 0. peak RSS: the launcher (sandbox off and on) next to GNU time, with the JVM holding a large heap =="
 g++ -std=c++17 -O2 -o "$work/touch_mb" "$root/patchgrade-core/src/test/cpp/touch_mb.cpp"
-bench dev.patchgrade.core.bench.LaunchBench rss /bin/true "$work/touch_mb 50" "$work/score_lookup scan" "$work/score_lookup cache"
+bench dev.patchgrade.core.bench.LaunchBench rss /bin/true "$work/touch_mb 50" "$work/score_lookup scan" "$work/score_lookup cache" \
+  "sh -c $work/touch_mb 20 & $work/touch_mb 30; wait"
 
 echo
 echo "== 1. launch cost (ms per launch of a trivial program, $launches launches each) =="

@@ -265,22 +265,28 @@ public final class LaunchBench {
             }
             ballast.add(block);
         }
-        System.out.printf(Locale.ROOT, "JVM holding %d MiB of heap%n%-40s %12s %14s %8s%n", ballast.size(), "command", "launcher KB", "GNU time KB", "diff");
-        try (Launcher launcher = Launchers.open(GradeLog.SILENT)) {
+        System.out.printf(Locale.ROOT, "JVM holding %d MiB of heap%n%-40s %12s %12s %14s %8s%n", ballast.size(), "command", "sandbox off",
+                "sandbox on", "GNU time KB", "diff on");
+        try (Launcher open = Launchers.open(GradeLog.SILENT);
+                Launcher boxed = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED))) {
             for (String line : commands) {
-                List<String> command = List.of(line.split(" "));
+                List<String> command = line.startsWith("sh -c ") ? List.of("/bin/sh", "-c", line.substring(6)) : List.of(line.split(" "));
                 long ours = Long.MAX_VALUE;
+                long sandboxed = Long.MAX_VALUE;
                 long gnu = Long.MAX_VALUE;
                 for (int i = 0; i < 3; i++) {
-                    ours = Math.min(ours, launcher.launch(LaunchRequest.of(command)).usage().maxRssKb());
+                    ours = Math.min(ours, open.launch(LaunchRequest.of(command)).usage().maxRssKb());
+                    sandboxed = Math.min(sandboxed, boxed.launch(LaunchRequest.of(command)).usage().maxRssKb());
                     Path report = Files.createTempFile("gnu-time", ".txt");
-                    Process p = new ProcessBuilder("/bin/sh", "-c", "exec /usr/bin/time -f %M -o " + report + " " + line + " >/dev/null").start();
+                    String quoted = line.startsWith("sh -c ") ? "/bin/sh -c '" + line.substring(6) + "'" : line;
+                    Process p = new ProcessBuilder("/bin/sh", "-c", "exec /usr/bin/time -f %M -o " + report + " " + quoted + " >/dev/null").start();
                     p.getInputStream().readAllBytes();
                     p.waitFor();
                     gnu = Math.min(gnu, Long.parseLong(Files.readString(report).strip()));
                     Files.delete(report);
                 }
-                System.out.printf(Locale.ROOT, "%-40s %,12d %,14d %+7.1f%%%n", shortName(line), ours, gnu, (ours - gnu) * 100.0 / gnu);
+                System.out.printf(Locale.ROOT, "%-40s %,12d %,12d %,14d %+7.1f%%%n", shortName(line), ours, sandboxed, gnu,
+                        (sandboxed - gnu) * 100.0 / gnu);
             }
         }
         if (ballast.isEmpty()) {
