@@ -92,7 +92,7 @@ public final class ThreeColumnGoal {
         guard.verifyUnchanged();
         double seconds = (System.nanoTime() - started) / 1e9;
         Pattern worst = rows.stream().map(Row::pattern).min(Enum::compareTo).orElse(Pattern.PASS_ALL_AGREE);
-        writeReports(options, rows, worst, seconds);
+        writeReports(options, rows, worst, seconds, log);
         printTable(log, options, rows, worst);
         List<String> failures = rows.stream().filter(r -> !r.pattern().passed())
                 .map(r -> CasesFile.printable(r.testCase().id()) + ": " + r.pattern().wireName() + " (" + message(r) + ")").toList();
@@ -224,7 +224,7 @@ public final class ThreeColumnGoal {
         return side;
     }
 
-    private static void writeReports(Options options, List<Row> rows, Pattern worst, double seconds) {
+    private static void writeReports(Options options, List<Row> rows, Pattern worst, double seconds, GradeLog log) {
         GoalSettings settings = options.settings();
         List<TestCaseReport> tests = new ArrayList<>();
         List<Map<String, Object>> jsonRows = new ArrayList<>();
@@ -243,7 +243,9 @@ public final class ThreeColumnGoal {
                         + "\nreference (" + row.reference().outcome() + "):\n" + row.reference().stdout().excerpt()
                         + "\ncandidate (" + row.candidate().outcome() + "):\n" + row.candidate().stdout().excerpt()
                         + "\ngolden:\n" + row.testCase().golden()
-                        + "\nfull streams: " + row.reference().stdout().file() + ", " + row.candidate().stdout().file() + "\n";
+                        + "\nfull streams: " + row.reference().stdout().file() + ", " + row.candidate().stdout().file()
+                        + options.settings().facts().hintText(row.reference().stderr().excerpt() + "\n" + row.candidate().stderr().excerpt(), log)
+                        + "\n";
                 tests.add(TestCaseReport.failed(row.testCase().id(), caseSeconds, row.pattern().wireName(), message(row), details, out, err));
                 Map<String, Object> line = new LinkedHashMap<>();
                 line.put("id", row.testCase().id());

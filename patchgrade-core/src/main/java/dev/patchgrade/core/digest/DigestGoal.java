@@ -115,7 +115,7 @@ public final class DigestGoal {
         guard.verifyUnchanged();
         double seconds = (System.nanoTime() - started) / 1e9;
         GoldStore.replace(candidateDirectory(settings), rows.stream().map(Row::candidate).toList(), gold.toolchain(), options.normalize());
-        writeReports(options, rows, seconds);
+        writeReports(options, rows, seconds, log);
         printTable(log, options, rows);
         List<String> failures = rows.stream().filter(Row::failed)
                 .map(r -> CasesFile.printable(r.testCase().id()) + ": " + message(r)).toList();
@@ -246,7 +246,7 @@ public final class DigestGoal {
         return message.toString();
     }
 
-    private static void writeReports(Options options, List<Row> rows, double seconds) {
+    private static void writeReports(Options options, List<Row> rows, double seconds, GradeLog log) {
         GoalSettings settings = options.settings();
         List<TestCaseReport> tests = new ArrayList<>();
         List<Map<String, Object>> json = new ArrayList<>();
@@ -259,7 +259,8 @@ public final class DigestGoal {
                 String details = message(row).replace("; ", "\n") + "\n\ngold:      " + GoldStore.json(row.gold(), null, List.of())
                         + "\ncandidate: " + GoldStore.json(row.candidate(), null, List.of())
                         + "\nargs: " + row.testCase().args()
-                        + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "") + "\n";
+                        + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "")
+                        + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log) : "") + "\n";
                 tests.add(TestCaseReport.failed(row.testCase().id(), caseSeconds, row.drifts().get(0).field(), message(row), details, out, err));
             } else {
                 tests.add(TestCaseReport.passed(row.testCase().id(), caseSeconds, out, err));

@@ -123,7 +123,7 @@ public final class EnvelopeGoal {
         guard.verifyUnchanged();
         EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences);
         double seconds = (System.nanoTime() - started) / 1e9;
-        writeReports(settings, caseName, command, envelope, verdict, seconds);
+        writeReports(settings, caseName, command, envelope, verdict, seconds, log);
         printTable(log, caseName, envelope, verdict);
         List<String> failures = verdict.accepted() ? List.of()
                 : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + failureMessage(verdict, envelope)
@@ -187,9 +187,9 @@ public final class EnvelopeGoal {
     }
 
     private static void writeReports(GoalSettings settings, String caseName, List<String> command, Envelope envelope,
-            EnvelopeVerdict verdict, double seconds) {
+            EnvelopeVerdict verdict, double seconds, GradeLog log) {
         EnvelopeRun first = verdict.runs().get(0);
-        String details = detailText(verdict, envelope, settings);
+        String details = detailText(verdict, envelope, settings) + (verdict.accepted() ? "" : settings.facts().hintText(first.stderrExcerpt(), log));
         TestCaseReport test = verdict.accepted()
                 ? TestCaseReport.passed(caseName, seconds, first.stdoutExcerpt(), first.stderrExcerpt())
                 : TestCaseReport.failed(caseName, seconds, verdict.reasons().get(0), failureMessage(verdict, envelope), details,

@@ -55,8 +55,9 @@ public record GoalSettings(
 
     /** A launcher for this execution's children, sandboxed as {@link #sandboxSpec} says; its facts go to the reports. */
     public Launcher openLauncher(GradeLog log, List<Path> ownOracles, List<Path> executables) {
-        Launcher launcher = Launchers.open(log, sandboxSpec(ownOracles, executables));
-        facts.observe(launcher);
+        SandboxSpec spec = sandboxSpec(ownOracles, executables);
+        Launcher launcher = Launchers.open(log, spec);
+        facts.observe(launcher, spec);
         return launcher;
     }
 

@@ -14,8 +14,12 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class LaunchFacts {
     private final AtomicReference<SandboxStatus> sandbox = new AtomicReference<>();
     private final AtomicReference<String> method = new AtomicReference<>();
+    private final java.util.Set<java.nio.file.Path> hidden = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.Set<String> hintsLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    void observe(Launcher launcher) {
+    void observe(Launcher launcher, dev.patchgrade.core.launch.SandboxSpec spec) {
+        hidden.addAll(spec.hidden());
+        hidden.addAll(spec.oracles());
         SandboxStatus status = launcher.sandbox();
         // Of several launchers (reference and candidate), the report names the weakest.
         sandbox.accumulateAndGet(status, (old, now) -> old == null || old.active() ? now : old);
@@ -25,6 +29,23 @@ public final class LaunchFacts {
     public SandboxStatus sandbox() {
         SandboxStatus status = sandbox.get();
         return status == null ? SandboxStatus.off("no child was started") : status;
+    }
+
+    /** Hints for a failing run whose stderr shows the sandbox refused it something; none without the sandbox. */
+    public java.util.List<String> hints(String stderr) {
+        return sandbox().active() ? SandboxHints.forStderr(stderr, java.util.List.copyOf(hidden)) : java.util.List.of();
+    }
+
+    /** The hints, appended to a failure's details, and each logged once per execution as a warning. */
+    public String hintText(String stderr, dev.patchgrade.core.GradeLog log) {
+        StringBuilder text = new StringBuilder();
+        for (String hint : hints(stderr)) {
+            text.append("\nhint: ").append(hint);
+            if (hintsLogged.add(hint)) {
+                log.warn(hint);
+            }
+        }
+        return text.toString();
     }
 
     public String method() {

@@ -31,6 +31,11 @@ class CheatingCandidatesTest {
     @TempDir
     Path dir;
 
+    @org.junit.jupiter.api.BeforeEach
+    void needsTheSandbox() {
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+    }
+
     private GoalSettings settings(String goal, String execution, SandboxSpec.Mode mode) {
         return new GoalSettings(goal, execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of())
                 .withSandbox(SandboxSettings.auto().withMode(mode));
@@ -120,5 +125,18 @@ class CheatingCandidatesTest {
         assertThat(Files.readString(open.jsonReport())).contains("\"mode\" : \"off\"", "\"reason\" : \"sandbox=off was set\"",
                 "\"tamper_proof\" : false");
         assertThat(Files.readString(open.xmlReport())).contains("not tamper-proof");
+    }
+
+    @Test
+    void aRunRefusedAWriteByTheSandboxSaysWhichSettingAllowsIt() throws Exception {
+        GoalSettings boxed = settings("digest", "writer", SandboxSpec.Mode.REQUIRED);
+        DigestGoal.record(digest(boxed, List.of("/bin/echo")), GradeLog.SILENT);
+        dev.patchgrade.core.RecordingLog log = new dev.patchgrade.core.RecordingLog();
+        List<String> warnings = log.warnings;
+        Path out = dir.resolve("out.log");
+        GoalResult result = DigestGoal.grade(digest(boxed, List.of("/bin/sh", "-c", "echo \"$1\" > " + out, "sh")), log);
+        assertThat(result.failed()).isTrue();
+        assertThat(Files.readString(boxed.xmlReport())).contains("hint: the sandbox refused a write to " + out, "add the directory to <writablePaths>");
+        assertThat(warnings).anyMatch(w -> w.contains("refused a write to " + out));
     }
 }

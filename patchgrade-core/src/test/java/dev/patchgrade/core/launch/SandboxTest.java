@@ -3,12 +3,10 @@ package dev.patchgrade.core.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -20,23 +18,27 @@ class SandboxTest {
     @TempDir
     Path dir;
 
-    private final List<String> warnings = new ArrayList<>();
-    private final GradeLog log = new GradeLog() {
-        @Override
-        public void info(String message) {}
+    private final dev.patchgrade.core.RecordingLog log = new dev.patchgrade.core.RecordingLog();
+    private final List<String> warnings = log.warnings;
 
-        @Override
-        public void warn(String message) {
-            warnings.add(message);
+    private String denyBefore;
+
+    @org.junit.jupiter.api.BeforeEach
+    void rememberProperty(org.junit.jupiter.api.TestInfo test) {
+        denyBefore = System.getProperty(HelperLauncher.DENY_USERNS_PROPERTY);
+        String name = test.getTestMethod().orElseThrow().getName();
+        if (!name.startsWith("requiredFails") && !name.startsWith("autoWarns") && !name.startsWith("offRuns")) {
+            dev.patchgrade.core.SandboxAvailability.assumeAvailable();
         }
-
-        @Override
-        public void debug(String message) {}
-    };
+    }
 
     @AfterEach
-    void clearProperty() {
-        System.clearProperty(HelperLauncher.DENY_USERNS_PROPERTY);
+    void restoreProperty() {
+        if (denyBefore == null) {
+            System.clearProperty(HelperLauncher.DENY_USERNS_PROPERTY);
+        } else {
+            System.setProperty(HelperLauncher.DENY_USERNS_PROPERTY, denyBefore);
+        }
     }
 
     private SandboxSpec spec(List<Path> hidden, List<Path> shown, List<Path> oracles) {

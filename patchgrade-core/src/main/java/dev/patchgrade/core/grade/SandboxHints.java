@@ -1,0 +1,58 @@
+package dev.patchgrade.core.grade;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a sandboxed run's stderr for the errors the sandbox causes (a write to the read-only host, a
+ * read of a hidden path) and says which setting would allow it: a failure that is the sandbox's doing
+ * must not look like the candidate's.
+ */
+public final class SandboxHints {
+    /** "<path>: Read-only file system", as perror, the shells and most runtimes print it, with an optional quote. */
+    private static final Pattern REFUSED = Pattern.compile(
+            "['\"`]?(/[^\\s'\"`:]+)['\"`]?\\s*:\\s*(Read-only file system|Permission denied|No such file or directory)");
+    private static final int MOST = 3;
+
+    private SandboxHints() {}
+
+    /**
+     * One line per refused path (at most three): which path, what the sandbox did, and the setting.
+     *
+     * @param hidden the paths the sandbox hid (a refused path under one of them was hidden, not missing)
+     */
+    public static List<String> forStderr(String stderr, List<Path> hidden) {
+        if (stderr == null || stderr.isEmpty()) {
+            return List.of();
+        }
+        Set<String> hints = new LinkedHashSet<>();
+        Matcher matcher = REFUSED.matcher(stderr);
+        while (matcher.find() && hints.size() < MOST) {
+            String path = matcher.group(1);
+            String error = matcher.group(2);
+            if (error.equals("Read-only file system")) {
+                hints.add("the sandbox refused a write to " + path + " (the host is read-only there; each run has its own empty /tmp). "
+                        + "If the program must write there, add the directory to <writablePaths>");
+            } else if (underAny(path, hidden)) {
+                hints.add("the sandbox hid " + path + " (" + error + "): it lies under a hidden path. If the program may read it, add it "
+                        + "to <readOnlyPaths>");
+            }
+        }
+        return new ArrayList<>(hints);
+    }
+
+    private static boolean underAny(String path, List<Path> hidden) {
+        Path candidate = Path.of(path).normalize();
+        for (Path area : hidden) {
+            if (area != null && candidate.startsWith(area.toAbsolutePath().normalize())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,20 @@
+package dev.patchgrade.core;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A log that keeps the warnings a goal gave, for tests to read. */
+public final class RecordingLog implements GradeLog {
+    public final List<String> warnings = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void info(String message) {}
+
+    @Override
+    public void warn(String message) {
+        warnings.add(message);
+    }
+
+    @Override
+    public void debug(String message) {}
+}

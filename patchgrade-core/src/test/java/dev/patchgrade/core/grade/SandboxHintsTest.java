@@ -1,0 +1,43 @@
+package dev.patchgrade.core.grade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SandboxHintsTest {
+    private static final List<Path> HIDDEN = List.of(Path.of("/home/ci"), Path.of("/work/project/src/test/patchgrade"));
+
+    @Test
+    void aWriteToTheReadOnlyHostPointsToWritablePaths() {
+        assertThat(SandboxHints.forStderr("driver: cannot open /work/project/out.log: Read-only file system\n", HIDDEN))
+                .singleElement().asString().contains("/work/project/out.log").contains("<writablePaths>");
+        assertThat(SandboxHints.forStderr("sh: 1: cannot create /var/lib/x: Read-only file system", HIDDEN)).hasSize(1);
+        assertThat(SandboxHints.forStderr("touch: cannot touch '/opt/cache/a': Read-only file system", HIDDEN))
+                .singleElement().asString().contains("/opt/cache/a");
+    }
+
+    @Test
+    void aReadOfAHiddenPathPointsToReadOnlyPaths() {
+        assertThat(SandboxHints.forStderr("error: /home/ci/.local/lib/libfoo.so: No such file or directory", HIDDEN))
+                .singleElement().asString().contains("/home/ci/.local/lib/libfoo.so").contains("<readOnlyPaths>");
+        assertThat(SandboxHints.forStderr("cat: /home/ci/data.csv: Permission denied", HIDDEN)).singleElement().asString()
+                .contains("hid /home/ci/data.csv");
+    }
+
+    @Test
+    void aMissingFileOutsideTheHiddenAreasIsTheProgramsOwnProblem() {
+        assertThat(SandboxHints.forStderr("cat: /work/project/missing.txt: No such file or directory", HIDDEN)).isEmpty();
+        assertThat(SandboxHints.forStderr("Segmentation fault", HIDDEN)).isEmpty();
+        assertThat(SandboxHints.forStderr("", HIDDEN)).isEmpty();
+        assertThat(SandboxHints.forStderr(null, HIDDEN)).isEmpty();
+    }
+
+    @Test
+    void atMostThreeDistinctHints() {
+        String many = "/a/1: Read-only file system\n/a/1: Read-only file system\n/a/2: Read-only file system\n"
+                + "/a/3: Read-only file system\n/a/4: Read-only file system\n";
+        assertThat(SandboxHints.forStderr(many, HIDDEN)).hasSize(3).doesNotHaveDuplicates();
+    }
+}
