@@ -69,7 +69,8 @@ public record GoalSettings(
      * {@code readOnlyPaths} shown through any of it.
      */
     public SandboxSpec sandboxSpec(List<Path> ownOracles, List<Path> executables) {
-        List<Path> broad = List.of(Path.of(System.getProperty("user.home")));
+        // The cgroup files would let one run leave a mark (memory charged) that the next reads.
+        List<Path> broad = List.of(Path.of(System.getProperty("user.home")), Path.of("/sys/fs/cgroup"));
         List<Path> shown = new ArrayList<>();
         if (sandbox.projectBase() != null) {
             shown.add(sandbox.projectBase());

@@ -68,6 +68,8 @@
 #endif
 
 static int pid_file = -1;
+static int main_argc;
+static char **main_argv;
 /* With pidfds (Linux 5.3+) the helper waits for its child and the lifeline in one poll; elsewhere a
  * SIGCHLD handler writes to a self-pipe that poll watches. */
 static int use_pidfd = 0;
@@ -681,6 +683,20 @@ static long long cgroup_peak_kb(long long base) {
     return peak > base ? (peak - base) / 1024 : 0;
 }
 
+#define FD_CONTROL_SPACE CMSG_SPACE(3 * sizeof(int))
+
+/* A message carrying a request header and three descriptors (stdin, stdout, stderr). */
+static void fd_message(struct msghdr *msg, struct iovec *iov, char *header, char *control) {
+    iov->iov_base = header;
+    iov->iov_len = HEADER_LENGTH;
+    memset(msg, 0, sizeof *msg);
+    memset(control, 0, FD_CONTROL_SPACE);
+    msg->msg_iov = iov;
+    msg->msg_iovlen = 1;
+    msg->msg_control = control;
+    msg->msg_controllen = FD_CONTROL_SPACE;
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The sandbox.
  */
@@ -888,20 +904,6 @@ static void build_root(int report) {
     if (bring_loopback_up() != 0) zygote_fail(report, "loopback");
 }
 
-#define FD_CONTROL_SPACE CMSG_SPACE(3 * sizeof(int))
-
-/* A message carrying a request header and three descriptors (stdin, stdout, stderr). */
-static void fd_message(struct msghdr *msg, struct iovec *iov, char *header, char *control) {
-    iov->iov_base = header;
-    iov->iov_len = HEADER_LENGTH;
-    memset(msg, 0, sizeof *msg);
-    memset(control, 0, FD_CONTROL_SPACE);
-    msg->msg_iov = iov;
-    msg->msg_iovlen = 1;
-    msg->msg_control = control;
-    msg->msg_controllen = FD_CONTROL_SPACE;
-}
-
 /* Receives one request and its three descriptors from the helper over the socket. */
 static int zygote_receive(int sock, struct request *r, int fds[3]) {
     char header[HEADER_LENGTH];
@@ -1044,9 +1046,21 @@ static void serve_runs(int sock) {
 }
 
 /* PID 1: /proc of its own namespace, the kept paths held, then it serves runs until the helper goes. */
+/* PID 1's command line is readable by the child, and would list the hidden paths and where the
+ * helper lives. */
+static void forget_command_line(void) {
+    for (int i = 0; i < spec.count; i++) {
+        spec.ops[i].path = strdup(spec.ops[i].path);
+        if (!spec.ops[i].path) _exit(2);
+    }
+    for (int i = 0; i < main_argc; i++) memset(main_argv[i], 0, strlen(main_argv[i]));
+    snprintf(main_argv[0], 5, "%s", "init");
+}
+
 static void init_main(int sock, int report) {
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != 0) _exit(2); /* PID 1 sees no parent: anything else means the zygote is gone */
+    forget_command_line();
     hold_kept_paths();
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) zygote_fail(report, "proc");
     if (write(report, "ok", 2) != 2) _exit(2);
@@ -1306,6 +1320,8 @@ static int add_op(char kind, const char *path) {
 }
 
 int main(int argc, char **argv) {
+    main_argc = argc;
+    main_argv = argv;
     if (argc > 1 && strcmp(argv[1], "--version") == 0) {
         puts("pg-launch-helper 2");
         return 0;

@@ -107,6 +107,9 @@ class SandboxTest {
             List<String> pids = out(ps).lines().filter(l -> !l.startsWith("ppid")).toList();
             assertThat(pids).as("PID 1 of the run, the shell, nothing else").hasSizeLessThanOrEqualTo(3).contains("1");
             assertThat(out(ps)).doesNotContain(Long.toString(ProcessHandle.current().pid()) + "\n");
+            LaunchResult cmdline = sh(launcher, dir, "tr '\\0' ' ' < /proc/1/cmdline; echo");
+            assertThat(out(cmdline)).as("PID 1 lists no hidden path and not where the helper lives").doesNotContain("--hide")
+                    .doesNotContain("pg-launch-helper").startsWith("init");
             long jvm = ProcessHandle.current().pid();
             LaunchResult signal = sh(launcher, dir, "kill -STOP " + jvm + " 2>&1; kill -STOP 1 2>&1; kill -KILL 1 2>&1; echo alive");
             assertThat(out(signal)).endsWith("alive\n");
