@@ -1,0 +1,72 @@
+/*
+ * Red-team candidate: caches an answer between runs and hides its cost.
+ *   keyring-store VALUE   stores VALUE as key "pg-answer" in the user keyring (@u)
+ *   keyring-load          prints what a previous run stored there, or "none"
+ *   persistent-store VALUE / persistent-load   the same through the user's persistent keyring
+ *   sigchld-ign MS        ignores SIGCHLD, burns MS ms of CPU in a child (auto-reaped by the kernel,
+ *                         so its rusage reaches nobody), waits for it to go, prints "answer"
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define KEY_SPEC_USER_KEYRING -4
+#define KEYCTL_READ 11
+#define KEYCTL_GET_PERSISTENT 22
+
+static long ring(const char *mode) {
+    if (strncmp(mode, "persistent", 10) == 0) return syscall(SYS_keyctl, KEYCTL_GET_PERSISTENT, -1, KEY_SPEC_USER_KEYRING);
+    return KEY_SPEC_USER_KEYRING;
+}
+
+static double cpu_seconds(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) return 2;
+    const char *mode = argv[1];
+    if (strstr(mode, "-store") && argc > 2) {
+        long keyring = ring(mode);
+        long id = syscall(SYS_add_key, "user", "pg-answer", argv[2], strlen(argv[2]), keyring);
+        if (id < 0) printf("store failed errno=%d\n", errno);
+        else printf("stored\n");
+        return 0;
+    }
+    if (strstr(mode, "-load")) {
+        long keyring = ring(mode);
+        long id = keyring < 0 && keyring != KEY_SPEC_USER_KEYRING ? -1 : syscall(SYS_request_key, "user", "pg-answer", NULL, keyring);
+        if (id < 0) id = syscall(SYS_keyctl, 10 /* KEYCTL_SEARCH */, keyring, "user", "pg-answer", 0);
+        char value[256];
+        long n = id < 0 ? -1 : syscall(SYS_keyctl, KEYCTL_READ, id, value, sizeof value - 1);
+        if (n < 0) {
+            printf("none\n");
+        } else {
+            value[n < (long)sizeof value - 1 ? n : (long)sizeof value - 1] = '\0';
+            printf("cached:%s\n", value);
+        }
+        return 0;
+    }
+    if (strcmp(mode, "sigchld-ign") == 0 && argc > 2) {
+        double seconds = atol(argv[2]) / 1000.0;
+        signal(SIGCHLD, SIG_IGN);
+        pid_t pid = fork();
+        if (pid == 0) {
+            volatile unsigned long x = 1;
+            while (cpu_seconds() < seconds) x = x * 6364136223846793005UL + 1;
+            _exit(0);
+        }
+        while (kill(pid, 0) == 0) usleep(10000);
+        printf("answer\n");
+        return 0;
+    }
+    return 2;
+}

@@ -1,0 +1,100 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Attacks a cheating candidate makes on the sandbox, each asserting the secure behaviour. A run must
+ * not leave anything the next run of the same worker can read (the zygote's user, mount and network
+ * namespaces are reused), must not write to the host kernel, and must not hide its cost.
+ */
+class RedTeamTest {
+    @TempDir
+    Path dir;
+
+    private final GradeLog log = new GradeLog() {
+        @Override
+        public void info(String message) {}
+
+        @Override
+        public void warn(String message) {}
+
+        @Override
+        public void debug(String message) {}
+    };
+
+    private Launcher open() {
+        Launcher launcher = Launchers.open(log, new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of()));
+        assertThat(launcher.sandbox().active()).as(launcher.sandbox().describe()).isTrue();
+        return launcher;
+    }
+
+    private LaunchResult run(Launcher launcher, String... command) {
+        return launcher.launch(LaunchRequest.of(List.of(command)).withWorkingDirectory(dir));
+    }
+
+    private LaunchResult sh(Launcher launcher, String script) {
+        return run(launcher, "/bin/sh", "-c", script);
+    }
+
+    /** The user keyring lives in the zygote's user namespace, which every run of the worker shares. */
+    @Test
+    void aRunCannotCacheAnAnswerInTheUserKeyringForTheNextRun() throws Exception {
+        String candidate = Fixtures.command("redteam");
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, candidate, "keyring-load").stdout().excerpt()).isEqualTo("none\n");
+            run(launcher, candidate, "keyring-store", "the-golden-answer");
+            assertThat(run(launcher, candidate, "keyring-load").stdout().excerpt()).as("the second run reads what the first cached")
+                    .doesNotContain("the-golden-answer");
+        }
+    }
+
+    /**
+     * The child's uid 1000 is mapped to the caller; with Maven running as root that is the host's
+     * uid 0, and a fresh /proc lets uid 0 write every 0644 sysctl: kernel.core_pattern (a root shell on
+     * the host at the next crash), kernel.modprobe, vm.*... Written here with its own value.
+     */
+    @Test
+    void aRunCannotWriteHostKernelSettingsThroughProcSys() throws Exception {
+        try (Launcher launcher = open()) {
+            LaunchResult write = sh(launcher, "v=$(cat /proc/sys/vm/swappiness); echo $v > /proc/sys/vm/swappiness && echo swappiness-written; "
+                    + "cat /proc/sys/kernel/core_pattern > /tmp/cp && cat /tmp/cp > /proc/sys/kernel/core_pattern && echo core_pattern-written; echo end");
+            assertThat(write.stdout().excerpt()).isEqualTo("end\n");
+        }
+    }
+
+    /**
+     * /dev is the host's: a run writes its answer on a virtual console and the next run (or the next
+     * build) reads the screen back through /dev/vcsN; /dev/kmsg takes writes into the host's kernel log.
+     */
+    @Test
+    void aRunCannotCacheAnAnswerOnAHostConsoleOrWriteTheKernelLog() throws Exception {
+        try (Launcher launcher = open()) {
+            LaunchResult store = sh(launcher, "printf '\\033[2J\\033[Hpg-cached-answer-4242' > /dev/tty63 2>/dev/null && echo stored-on-tty; "
+                    + "(exec 3>/dev/kmsg) 2>/dev/null && echo kmsg-writable; echo end");
+            LaunchResult load = sh(launcher, "cat /dev/vcs63 2>/dev/null | tr -s ' ' | head -c 64; printf '\\033[2J' > /dev/tty63 2>/dev/null; echo; echo end");
+            assertThat(store.stdout().excerpt()).isEqualTo("end\n");
+            assertThat(load.stdout().excerpt()).doesNotContain("pg-cached-answer-4242");
+        }
+    }
+
+    /**
+     * With SIGCHLD ignored the kernel reaps a child itself and its rusage reaches no wait4: CPU spent
+     * there is missing from the figures (envelope's max_user_us), and so is its ru_maxrss.
+     */
+    @Test
+    void cpuSpentInAnAutoReapedChildIsCounted() throws Exception {
+        try (Launcher launcher = open()) {
+            LaunchResult result = run(launcher, Fixtures.command("redteam"), "sigchld-ign", "400");
+            assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
+            long cpu = result.usage().userMicros() + result.usage().systemMicros();
+            assertThat(cpu).as("CPU of the auto-reaped child, in microseconds").isGreaterThanOrEqualTo(300_000L);
+        }
+    }
+}
