@@ -3,6 +3,8 @@
  *   keyring-store VALUE   stores VALUE as key "pg-answer" in the user keyring (@u)
  *   keyring-load          prints what a previous run stored there, or "none"
  *   persistent-store VALUE / persistent-load   the same through the user's persistent keyring
+ *   vsock                 opens an AF_VSOCK socket (not confined by the network namespace), prints
+ *                         "vsock-open" if it could; it connects nowhere
  *   sigchld-ign MS        ignores SIGCHLD, burns MS ms of CPU in a child (auto-reaped by the kernel,
  *                         so its rusage reaches nobody), waits for it to go, prints "answer"
  */
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +56,11 @@ int main(int argc, char **argv) {
             value[n < (long)sizeof value - 1 ? n : (long)sizeof value - 1] = '\0';
             printf("cached:%s\n", value);
         }
+        return 0;
+    }
+    if (strcmp(mode, "vsock") == 0) {
+        int fd = socket(40 /* AF_VSOCK */, SOCK_STREAM, 0);
+        printf(fd >= 0 ? "vsock-open\n" : "vsock-refused\n");
         return 0;
     }
     if (strcmp(mode, "sigchld-ign") == 0 && argc > 2) {

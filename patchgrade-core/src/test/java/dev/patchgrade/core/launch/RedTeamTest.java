@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.patchgrade.core.Fixtures;
 import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.SandboxSettings;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -95,6 +101,46 @@ class RedTeamTest {
             assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
             long cpu = result.usage().userMicros() + result.usage().systemMicros();
             assertThat(cpu).as("CPU of the auto-reaped child, in microseconds").isGreaterThanOrEqualTo(300_000L);
+        }
+    }
+
+    /** Loopback only, says SPEC: AF_VSOCK ignores the network namespace and reaches the VM's host. */
+    @Test
+    void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, Fixtures.command("redteam"), "vsock").stdout().excerpt()).isEqualTo("vsock-refused\n");
+        }
+    }
+
+    /**
+     * The oracle is hidden at its path, but the project's repository is not: a candidate reads the
+     * committed cases (or gold, or sidecar) back out of .git.
+     */
+    @Test
+    void aCandidateCannotReadAHiddenOracleBackOutOfTheProjectsGitRepository() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("project"));
+        Path cases = Files.writeString(project.resolve("cases.jsonl"), "{\"id\": \"a\", \"expect\": \"golden-4242\"}\n");
+        Assumptions.assumeTrue(git(project, "init", "-q", ".") && git(project, "add", "cases.jsonl")
+                && git(project, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "cases"), "git is needed to make the repository");
+        GoalSettings settings = new GoalSettings("digest", "redteam", project.resolve("target/reports"), project.resolve("target/patchgrade"),
+                project, Map.of()).withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(cases), project, List.of(), List.of(), List.of()));
+        try (Launcher launcher = settings.openLauncher(log, List.of(cases), List.of())) {
+            LaunchResult read = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c",
+                    "cat cases.jsonl 2>/dev/null; git show HEAD:cases.jsonl 2>/dev/null; ls -A .git 2>/dev/null | head -3; echo end"))
+                    .withWorkingDirectory(project).withEnvironment(Map.of("PATH", "/usr/bin:/bin")));
+            assertThat(read.stdout().excerpt()).isEqualTo("end\n");
+        }
+    }
+
+    private static boolean git(Path directory, String... arguments) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("git"));
+        command.addAll(List.of(arguments));
+        try {
+            Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+            process.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+        } catch (java.io.IOException e) {
+            return false;
         }
     }
 }
