@@ -5,6 +5,9 @@
  *   persistent-store VALUE / persistent-load   the same through the user's persistent keyring
  *   vsock                 opens an AF_VSOCK socket (not confined by the network namespace), prints
  *                         "vsock-open" if it could; it connects nowhere
+ *   tw-store VALUE / tw-load   16 bits in TIME_WAIT sockets of the shared network namespace: a bit
+ *                         set is a loopback port that the next run cannot bind
+ *   metrics-store N       a TCP connection to 127.0.0.N, which the kernel remembers in tcp_metrics
  *   sigchld-ign MS        ignores SIGCHLD, burns MS ms of CPU in a child (auto-reaped by the kernel,
  *                         so its rusage reaches nobody), waits for it to go, prints "answer"
  */
@@ -14,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -28,6 +33,38 @@ static long ring(const char *mode) {
     return KEY_SPEC_USER_KEYRING;
 }
 
+static int tcp_socket(const char *address, int port, struct sockaddr_in *to) {
+    memset(to, 0, sizeof *to);
+    to->sin_family = AF_INET;
+    to->sin_port = htons((unsigned short)port);
+    inet_pton(AF_INET, address, &to->sin_addr);
+    return socket(AF_INET, SOCK_STREAM, 0);
+}
+
+/* A connection to address:port whose accepting side closes first, so its port stays in TIME_WAIT. */
+static int connect_and_close(const char *address, int port) {
+    struct sockaddr_in to;
+    int listener = tcp_socket(address, port, &to);
+    int one = 1;
+    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (bind(listener, (struct sockaddr *)&to, sizeof to) != 0 || listen(listener, 1) != 0) return 0;
+    struct sockaddr_in ignored;
+    int client = tcp_socket(address, port, &ignored);
+    if (connect(client, (struct sockaddr *)&to, sizeof to) != 0) return 0;
+    int accepted = accept(listener, NULL, NULL);
+    char block[8192];
+    memset(block, 'x', sizeof block);
+    for (int i = 0; i < 32; i++) {
+        if (write(client, block, sizeof block) < 0 || read(accepted, block, sizeof block) < 0) break;
+    }
+    close(accepted);
+    char byte;
+    if (read(client, &byte, 1) < 0) { }
+    close(client);
+    close(listener);
+    return 1;
+}
+
 static double cpu_seconds(void) {
     struct timespec t;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -37,14 +74,15 @@ static double cpu_seconds(void) {
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     const char *mode = argv[1];
-    if (strstr(mode, "-store") && argc > 2) {
+    int keyring_mode = strncmp(mode, "keyring-", 8) == 0 || strncmp(mode, "persistent-", 11) == 0;
+    if (keyring_mode && strstr(mode, "-store") && argc > 2) {
         long keyring = ring(mode);
         long id = syscall(SYS_add_key, "user", "pg-answer", argv[2], strlen(argv[2]), keyring);
         if (id < 0) printf("store failed errno=%d\n", errno);
         else printf("stored\n");
         return 0;
     }
-    if (strstr(mode, "-load")) {
+    if (keyring_mode && strstr(mode, "-load")) {
         long keyring = ring(mode);
         long id = keyring < 0 && keyring != KEY_SPEC_USER_KEYRING ? -1 : syscall(SYS_request_key, "user", "pg-answer", NULL, keyring);
         if (id < 0) id = syscall(SYS_keyctl, 10 /* KEYCTL_SEARCH */, keyring, "user", "pg-answer", 0);
@@ -56,6 +94,31 @@ int main(int argc, char **argv) {
             value[n < (long)sizeof value - 1 ? n : (long)sizeof value - 1] = '\0';
             printf("cached:%s\n", value);
         }
+        return 0;
+    }
+    if (strcmp(mode, "tw-store") == 0 && argc > 2) {
+        long value = atol(argv[2]);
+        for (int bit = 0; bit < 16; bit++) {
+            if ((value >> bit) & 1) connect_and_close("127.0.0.1", 41000 + bit);
+        }
+        printf("stored\n");
+        return 0;
+    }
+    if (strcmp(mode, "tw-load") == 0) {
+        long value = 0;
+        for (int bit = 0; bit < 16; bit++) {
+            struct sockaddr_in at;
+            int fd = tcp_socket("127.0.0.1", 41000 + bit, &at);
+            if (bind(fd, (struct sockaddr *)&at, sizeof at) != 0 && errno == EADDRINUSE) value |= 1L << bit;
+            close(fd);
+        }
+        printf("loaded:%ld\n", value);
+        return 0;
+    }
+    if (strcmp(mode, "metrics-store") == 0 && argc > 2) {
+        char address[32];
+        snprintf(address, sizeof address, "127.0.0.%d", atoi(argv[2]));
+        printf(connect_and_close(address, 42000) ? "stored\n" : "failed\n");
         return 0;
     }
     if (strcmp(mode, "vsock") == 0) {

@@ -104,6 +104,31 @@ class RedTeamTest {
         }
     }
 
+    /**
+     * The network namespace is the zygote's, shared by every run: a run leaves 16 bits (as many as it
+     * likes) in TIME_WAIT sockets, each a loopback port the next run finds it cannot bind.
+     */
+    @Test
+    void aRunCannotCacheAnAnswerInTimeWaitSocketsOfTheSharedNetwork() throws Exception {
+        String candidate = Fixtures.command("redteam");
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, candidate, "tw-load").stdout().excerpt()).isEqualTo("loaded:0\n");
+            assertThat(run(launcher, candidate, "tw-store", "4242").stdout().excerpt()).isEqualTo("stored\n");
+            assertThat(run(launcher, candidate, "tw-load").stdout().excerpt()).as("the second run reads what the first left").isEqualTo("loaded:0\n");
+        }
+    }
+
+    /** The kernel's TCP metrics cache of the shared namespace: every 127.0.0.N a run connected to, for the next to list. */
+    @Test
+    void aRunCannotCacheAnAnswerInTheTcpMetricsOfTheSharedNetwork() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")), "iproute2 lists tcp_metrics");
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, Fixtures.command("redteam"), "metrics-store", "42").stdout().excerpt()).isEqualTo("stored\n");
+            LaunchResult load = sh(launcher, "PATH=/usr/sbin:/sbin:$PATH ip tcp_metrics show 2>&1; echo end");
+            assertThat(load.stdout().excerpt()).doesNotContain("127.0.0.42");
+        }
+    }
+
     /** Loopback only, says SPEC: AF_VSOCK ignores the network namespace and reaches the VM's host. */
     @Test
     void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
