@@ -8,11 +8,14 @@
  *   tw-store VALUE / tw-load   16 bits in TIME_WAIT sockets of the shared network namespace: a bit
  *                         set is a loopback port that the next run cannot bind
  *   metrics-store N       a TCP connection to 127.0.0.N, which the kernel remembers in tcp_metrics
+ *   userns N              holds N user namespaces at once (one per child), prints how many it got:
+ *                         each is charged to the caller's host-wide quota (user.max_user_namespaces)
  *   sigchld-ign MS        ignores SIGCHLD, burns MS ms of CPU in a child (auto-reaped by the kernel,
  *                         so its rusage reaches nobody), waits for it to go, prints "answer"
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +122,27 @@ int main(int argc, char **argv) {
         char address[32];
         snprintf(address, sizeof address, "127.0.0.%d", atoi(argv[2]));
         printf(connect_and_close(address, 42000) ? "stored\n" : "failed\n");
+        return 0;
+    }
+    if (strcmp(mode, "userns") == 0 && argc > 2) {
+        int wanted = atoi(argv[2]), got = 0;
+        int report[2];
+        if (pipe(report) != 0) return 1;
+        for (int i = 0; i < wanted; i++) {
+            pid_t pid = fork();
+            if (pid == 0) {
+                char ok = unshare(CLONE_NEWUSER) == 0 ? 'y' : 'n';
+                if (write(report[1], &ok, 1) != 1) _exit(1);
+                pause();
+                _exit(0);
+            }
+            char ok = 'n';
+            if (pid < 0 || read(report[0], &ok, 1) != 1) break;
+            if (ok == 'y') got++;
+        }
+        printf("userns:%d\n", got);
+        fflush(stdout);
+        kill(0, SIGKILL);
         return 0;
     }
     if (strcmp(mode, "vsock") == 0) {

@@ -129,6 +129,22 @@ class RedTeamTest {
         }
     }
 
+    /**
+     * Every namespace a run creates is charged to the caller's host-wide quota (96364 user namespaces
+     * for root here): a run that holds them all makes every other sandbox on the machine fail to
+     * start, which {@code sandbox=auto} answers by running the next candidates unsandboxed. The
+     * zygote's own namespace should cap what its runs can take (a few dozen is plenty).
+     */
+    @Test
+    void aRunCannotTakeTheHostsWholeNamespaceQuota() throws Exception {
+        try (Launcher launcher = open()) {
+            LaunchResult result = run(launcher, Fixtures.command("redteam"), "userns", "300");
+            assertThat(result.stdout().excerpt()).startsWith("userns:");
+            int held = Integer.parseInt(result.stdout().excerpt().strip().substring("userns:".length()));
+            assertThat(held).as("user namespaces one run could hold at once").isLessThan(300);
+        }
+    }
+
     /** Loopback only, says SPEC: AF_VSOCK ignores the network namespace and reaches the VM's host. */
     @Test
     void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
