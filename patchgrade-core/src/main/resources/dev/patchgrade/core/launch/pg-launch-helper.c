@@ -1215,6 +1215,16 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
          * the sandbox still stands, with this channel open. */
         if (write_text(net_settings[i][0], "%s", net_settings[i][1]) != 0) { }
     }
+    /* Namespaces made by runs are charged up to the caller's host-wide quota: a run holding all of
+     * them would stop every other sandbox on the machine from starting (and sandbox=auto would then
+     * run candidates without one). Our own namespace caps what its runs can take, with room for the
+     * namespaces of ended runs that the kernel frees in the background. */
+    static const char *const quotas[] = {"user", "mnt", "net", "pid", "ipc", "uts", "cgroup", "time"};
+    for (size_t i = 0; i < sizeof quotas / sizeof quotas[0]; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/sys/user/max_%s_namespaces", quotas[i]);
+        if (write_text(path, "1024") != 0) { /* older kernels: the host quota alone */ }
+    }
     build_root(report);
     /* Nothing of ours may be traced or read through /proc by what runs below. */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
