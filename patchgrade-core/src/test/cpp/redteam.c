@@ -10,6 +10,8 @@
  *   metrics-store N       a TCP connection to 127.0.0.N, which the kernel remembers in tcp_metrics
  *   userns N              holds N user namespaces at once (one per child), prints how many it got:
  *                         each is charged to the caller's host-wide quota (user.max_user_namespaces)
+ *   unix-connect PATH     connects to a unix socket on the host file system (a daemon outside the
+ *                         sandbox: docker, dbus, a database...), prints "connected" if it could
  *   sigchld-ign MS        ignores SIGCHLD, burns MS ms of CPU in a child (auto-reaped by the kernel,
  *                         so its rusage reaches nobody), waits for it to go, prints "answer"
  */
@@ -23,6 +25,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -143,6 +146,20 @@ int main(int argc, char **argv) {
         printf("userns:%d\n", got);
         fflush(stdout);
         kill(0, SIGKILL);
+        return 0;
+    }
+    if (strcmp(mode, "unix-connect") == 0 && argc > 2) {
+        struct sockaddr_un to;
+        memset(&to, 0, sizeof to);
+        to.sun_family = AF_UNIX;
+        snprintf(to.sun_path, sizeof to.sun_path, "%s", argv[2]);
+        int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+        if (fd >= 0 && connect(fd, (struct sockaddr *)&to, sizeof to) == 0) {
+            printf("connected\n");
+            if (write(fd, "answer please\n", 14) < 0) { }
+        } else {
+            printf("refused errno=%d\n", errno);
+        }
         return 0;
     }
     if (strcmp(mode, "vsock") == 0) {

@@ -145,6 +145,42 @@ class RedTeamTest {
         }
     }
 
+    /**
+     * The network namespace stops TCP, not a unix socket on the host's file system: connecting needs
+     * only write permission on the socket file, which a read-only mount does not take away. Daemons
+     * listen under /run (docker.sock, dbus, systemd, databases): the candidate talks to them as the
+     * caller, root included.
+     */
+    @Test
+    void aRunCannotConnectToADaemonsUnixSocketUnderRun() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/run")) && Files.isWritable(Path.of("/run")), "needs a writable /run to play the daemon");
+        Path socket = Path.of("/run/patchgrade-redteam-" + ProcessHandle.current().pid() + ".sock");
+        try (java.nio.channels.ServerSocketChannel daemon = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            daemon.bind(java.net.UnixDomainSocketAddress.of(socket));
+            try (Launcher launcher = open()) {
+                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", socket.toString()).stdout().excerpt()).startsWith("refused");
+            }
+        } finally {
+            Files.deleteIfExists(socket);
+        }
+    }
+
+    /**
+     * The same anywhere else on the host: a socket in a visible directory (here the project) reaches a
+     * process outside the sandbox. Not fixed: only hiding the path (or showing an allow-list of the
+     * host instead of all of it) closes it.
+     */
+    @Test
+    void aRunCannotConnectToAUnixSocketAnywhereOnTheHost() throws Exception {
+        Path socket = dir.resolve("agent.sock");
+        try (java.nio.channels.ServerSocketChannel daemon = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            daemon.bind(java.net.UnixDomainSocketAddress.of(socket));
+            try (Launcher launcher = open()) {
+                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", socket.toString()).stdout().excerpt()).startsWith("refused");
+            }
+        }
+    }
+
     /** Loopback only, says SPEC: AF_VSOCK ignores the network namespace and reaches the VM's host. */
     @Test
     void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
