@@ -993,7 +993,7 @@ static void build_root(int report) {
     if (chdir("/") != 0) zygote_fail(report, "chdir_root");
     if (mount("/oldroot", "/newroot", NULL, MS_BIND | MS_REC, NULL) != 0) zygote_fail(report, "bind_root");
     if (set_mount_attr("/newroot", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 1) != 0) zygote_fail(report, "readonly_root");
-    int hidden_dirs[MAX_PATHS + 1];
+    int hidden_dirs[MAX_PATHS + 3];
     int hidden_dir_count = 0;
     /* The host's /dev would hand uid 0 its consoles (a run writes a tty, the next reads it back
      * through /dev/vcsN), the kernel log, pseudo-terminals and more: a fresh /dev with the harmless
@@ -1017,6 +1017,15 @@ static void build_root(int report) {
     }
     if (mkdir("/newroot/dev/shm", 01777) != 0) zygote_fail(report, "dev_shm");
     if ((hidden_dirs[hidden_dir_count++] = open("/newroot/dev", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "dev_open");
+    /* A unix socket takes connections through a read-only mount and past the network namespace:
+     * daemons listen under /run (docker, dbus, systemd, databases). An empty /run, read-only too. */
+    static const char *const runtime_dirs[] = {"/newroot/run", "/newroot/var/run"};
+    for (size_t i = 0; i < sizeof runtime_dirs / sizeof runtime_dirs[0]; i++) {
+        struct stat st;
+        if (lstat(runtime_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue; /* /var/run is a link to /run */
+        if (mount("tmpfs", runtime_dirs[i], "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755,size=64k") != 0) zygote_fail(report, "run_tmpfs");
+        if ((hidden_dirs[hidden_dir_count++] = open(runtime_dirs[i], O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "run_open");
+    }
     /* Hidden: an empty tmpfs over a directory, an empty mode-0 file over a file. A hiding tmpfs stays
      * writable until later operations have their mount points in it, then becomes read-only. */
     for (int i = 0; i < spec.count; i++) {
