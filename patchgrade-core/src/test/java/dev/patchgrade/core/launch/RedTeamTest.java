@@ -181,6 +181,19 @@ class RedTeamTest {
         }
     }
 
+    /**
+     * A helper gives every run of its slot the same stdout file, truncated: the file's inode is the
+     * candidate's (the same user), so an xattr or a chosen access time survives to the next run.
+     */
+    @Test
+    void aRunCannotCacheAnAnswerOnItsReusedStdoutFile() throws Exception {
+        String candidate = Fixtures.command("redteam");
+        try (Launcher launcher = open()) {
+            run(launcher, candidate, "slot-store", "4242");
+            assertThat(run(launcher, candidate, "slot-load").stdout().excerpt()).doesNotContain("4242");
+        }
+    }
+
     /** Loopback only, says SPEC: AF_VSOCK ignores the network namespace and reaches the VM's host. */
     @Test
     void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
