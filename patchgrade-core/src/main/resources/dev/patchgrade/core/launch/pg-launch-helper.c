@@ -1384,8 +1384,11 @@ static void set_pid_file(pid_t pid) {
     if (pwrite(pid_file, line, (size_t)len, 0) < 0) { /* the JVM only loses its last-resort cleanup */ }
 }
 
+/* A new inode every run: a slot's file is given to each of its runs, and whatever a run set on it
+ * (an xattr, its times, its mode) must not reach the next. */
 static int open_output(const char *path) {
-    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (unlink(path) != 0 && errno != ENOENT) return -1;
+    return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 }
 
 /* One run inside the sandbox: descriptors opened here, the run itself in the zygote. */
