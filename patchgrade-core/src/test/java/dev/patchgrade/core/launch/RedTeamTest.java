@@ -194,6 +194,18 @@ class RedTeamTest {
         }
     }
 
+    /**
+     * Nothing bounds a run's memory (no cgroup limit; /tmp and /dev/shm are tmpfs of half the RAM
+     * each): a candidate that fills memory leaves the kernel's OOM killer to choose, and it may choose
+     * Maven's JVM or another build. The target should be the first it kills.
+     */
+    @Test
+    void aRunIsWhatTheOomKillerTakesFirst() throws Exception {
+        try (Launcher launcher = open()) {
+            assertThat(sh(launcher, "cat /proc/self/oom_score_adj").stdout().excerpt()).isEqualTo("1000\n");
+        }
+    }
+
     /** Loopback only, says SPEC: AF_VSOCK ignores the network namespace and reaches the VM's host. */
     @Test
     void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
