@@ -445,6 +445,14 @@ static int spawn_child(void *arg) {
     if (sigaction(SIGPIPE, &dfl, NULL) != 0 || sigaction(SIGCHLD, &dfl, NULL) != 0) child_fail(report, "sigaction");
     struct rlimit no_core = {0, 0};
     if (setrlimit(RLIMIT_CORE, &no_core) != 0) child_fail(report, "rlimit"); /* no core files from crashing candidates */
+#ifdef __linux__
+    /* Nothing bounds its memory: should it fill the machine, the OOM killer takes it, not the JVM. */
+    int oom = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (oom >= 0) {
+        if (write(oom, "1000", 4) < 0) { }
+        close(oom);
+    }
+#endif
     if (r->cap > 0) {
         struct rlimit limit = {(rlim_t)r->cap, (rlim_t)r->cap};
         if (setrlimit(RLIMIT_FSIZE, &limit) != 0) child_fail(report, "rlimit");
