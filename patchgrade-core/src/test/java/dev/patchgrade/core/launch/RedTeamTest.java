@@ -206,6 +206,24 @@ class RedTeamTest {
         }
     }
 
+    /**
+     * {@code readOnlyPaths} are bound last, straight from the host, so that they show through a hidden
+     * area (a library under the home directory). One that contains an oracle shows the oracle too.
+     */
+    @Test
+    void aReadOnlyPathDoesNotShowTheOraclesInsideIt() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("project"));
+        Path tests = Files.createDirectories(project.resolve("src/test"));
+        Path cases = Files.writeString(tests.resolve("cases.jsonl"), "golden-4242\n");
+        Files.writeString(tests.resolve("input.txt"), "visible\n");
+        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(project), List.of(cases), List.of(tests), List.of());
+        try (Launcher launcher = Launchers.open(log, spec)) {
+            LaunchResult read = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "cat src/test/input.txt src/test/cases.jsonl 2>/dev/null; echo end"))
+                    .withWorkingDirectory(project));
+            assertThat(read.stdout().excerpt()).isEqualTo("visible\nend\n");
+        }
+    }
+
     /** Loopback only, says SPEC: AF_VSOCK ignores the network namespace and reaches the VM's host. */
     @Test
     void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
