@@ -224,6 +224,29 @@ class RedTeamTest {
         }
     }
 
+    /**
+     * Without a writable cgroup (a user without root, cgroup v2 not delegated) wait4 is all there is:
+     * the auto-reaped child's CPU is gone again. Not fixed: PID 1 would need another account of the
+     * tree's CPU (or to refuse SIG_IGN/SA_NOCLDWAIT for SIGCHLD).
+     */
+    @Test
+    void cpuSpentInAnAutoReapedChildIsCountedForAUserWithoutRoot() throws Exception {
+        Path setpriv = Path.of("/usr/bin/setpriv");
+        Assumptions.assumeTrue(Files.isExecutable(setpriv) && "root".equals(System.getProperty("user.name")), "needs root and setpriv");
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path cache = Files.createDirectories(dir.resolve("cache"));
+        System.setProperty("patchgrade.cacheDir", cache.toString());
+        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, setpriv + " --reuid=65534 --regid=65534 --clear-groups");
+        try (Launcher launcher = open()) {
+            LaunchResult result = run(launcher, Fixtures.command("redteam"), "sigchld-ign", "400");
+            assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
+            assertThat(result.usage().userMicros() + result.usage().systemMicros()).isGreaterThanOrEqualTo(300_000L);
+        } finally {
+            System.clearProperty("patchgrade.cacheDir");
+            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+        }
+    }
+
     /** Loopback only, says SPEC: AF_VSOCK ignores the network namespace and reaches the VM's host. */
     @Test
     void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
