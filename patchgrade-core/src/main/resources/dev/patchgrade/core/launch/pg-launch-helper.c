@@ -19,6 +19,11 @@
  * non-root user without capabilities, reaps everything and reports. The output files are opened by
  * the helper outside the sandbox and passed in as descriptors. Dying parents take their children
  * along (PR_SET_PDEATHSIG), and a PID namespace dies with its PID 1, so nothing outlives a run.
+ * What runs share (the zygote's user, mount and network namespaces) must carry nothing from one run
+ * to the next, and nothing of the host may take the target's writes: /dev is a read-only tmpfs with
+ * the harmless nodes only, /run is empty, /proc/sys is read-only, the target's seccomp filter
+ * refuses the keyring calls and AF_VSOCK, the network namespace keeps no TIME_WAIT sockets or TCP
+ * metrics, each run's output files are new inodes, and the zygote caps the namespaces runs can hold.
  *
  * Start: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P]... [--ro P]... [--rw P]...
  *        [--cgroup] [--deny-userns]
