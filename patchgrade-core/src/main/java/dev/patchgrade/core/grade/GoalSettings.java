@@ -88,8 +88,52 @@ public record GoalSettings(
         ownOracles.stream().filter(java.util.Objects::nonNull).forEach(oracles::add);
         oracles.add(reportsDirectory);
         oracles.add(outputDirectory);
+        // The repository holds every committed oracle again (git show HEAD:gold/...): hidden too.
+        oracles.addAll(repositoryMetadata(sandbox.projectBase()));
+        oracles.addAll(repositoryMetadata(workingDirectory));
         oracles.add(NativeHelper.cacheRoot());
         return new SandboxSpec(sandbox.mode(), broad, shown, oracles, sandbox.readOnlyPaths(), sandbox.writablePaths());
+    }
+
+    /**
+     * The version-control metadata of the repository holding {@code directory}: each {@code .git},
+     * {@code .hg} or {@code .svn} from it up to the root, and for a {@code .git} file (a worktree or
+     * submodule) the git directory it names and that directory's common directory.
+     */
+    static List<Path> repositoryMetadata(Path directory) {
+        List<Path> found = new ArrayList<>();
+        for (Path at = directory == null ? null : directory.toAbsolutePath().normalize(); at != null; at = at.getParent()) {
+            for (String name : List.of(".git", ".hg", ".svn")) {
+                Path metadata = at.resolve(name);
+                if (java.nio.file.Files.isDirectory(metadata)) {
+                    found.add(metadata);
+                } else if (name.equals(".git") && java.nio.file.Files.isRegularFile(metadata)) {
+                    found.add(metadata);
+                    Path gitDir = pointedTo(at, metadata, "gitdir:");
+                    if (gitDir != null) {
+                        found.add(gitDir);
+                        Path common = pointedTo(gitDir, gitDir.resolve("commondir"), "");
+                        if (common != null) {
+                            found.add(common);
+                        }
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
+    private static Path pointedTo(Path base, Path file, String prefix) {
+        try {
+            String text = java.nio.file.Files.readString(file).strip();
+            if (!text.startsWith(prefix)) {
+                return null;
+            }
+            Path target = base.resolve(text.substring(prefix.length()).strip()).normalize();
+            return java.nio.file.Files.isDirectory(target) ? target : null;
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** The executable a command runs, resolved as the launcher will: one path, or none when it cannot be found. */

@@ -76,9 +76,9 @@ public record SandboxSpec(Mode mode, List<Path> hidden, List<Path> shown, List<P
 
     /**
      * The helper's arguments, in the order it applies them: broad hides, shown again, writable,
-     * oracle hides, then the user's read-only paths. Paths are resolved to their real location
-     * (a symlinked gold directory is hidden where its files are); absent paths are left out, the
-     * read-only host keeps them absent.
+     * oracle hides, then the user's read-only paths and the oracles inside those again. Paths are
+     * resolved to their real location (a symlinked gold directory is hidden where its files are);
+     * absent paths are left out, the read-only host keeps them absent.
      */
     public List<String> helperArguments() {
         List<String> args = new ArrayList<>();
@@ -87,6 +87,19 @@ public record SandboxSpec(Mode mode, List<Path> hidden, List<Path> shown, List<P
         add(args, "--rw", writable);
         add(args, "--hide", oracles);
         add(args, "--ro", readOnly);
+        // A read-only path is bound straight from the host: the oracles inside one are hidden again.
+        List<Path> inside = new ArrayList<>();
+        for (Path oracle : oracles) {
+            String real = realPath(oracle);
+            for (Path shown : readOnly) {
+                String outer = realPath(shown);
+                if (real != null && outer != null && !real.equals(outer) && Path.of(real).startsWith(Path.of(outer))) {
+                    inside.add(oracle);
+                    break;
+                }
+            }
+        }
+        add(args, "--hide", inside);
         return args;
     }
 

@@ -22,6 +22,11 @@
  * cost more than the launch itself). The output files are opened by the helper outside the sandbox
  * and passed in as descriptors. Dying parents take their children along (PR_SET_PDEATHSIG), and a
  * PID namespace dies with its PID 1, so nothing outlives a run or its helper.
+ * What runs share (the zygote's user, mount and network namespaces) must carry nothing from one run
+ * to the next, and nothing of the host may take the target's writes: /dev is a read-only tmpfs with
+ * the harmless nodes only, /run is empty, /proc/sys is read-only, the target's seccomp filter
+ * refuses the keyring calls and AF_VSOCK, the network namespace keeps no TIME_WAIT sockets or TCP
+ * metrics, each run's output files are new inodes, and the zygote caps the namespaces runs can hold.
  *
  * Start: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P]... [--ro P]... [--rw P]...
  *        [--cgroup] [--deny-userns]
@@ -65,6 +70,10 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
 #endif
 
 static int pid_file = -1;
@@ -370,6 +379,56 @@ static void place_fd(int fd, int target, int report_fd, const char *stage) {
     if (dup2(fd, target) < 0) child_fail(report_fd, stage);
 }
 
+#ifdef __linux__
+/*
+ * A sandboxed target shares its user namespace (and so its user keyring) with every later run of
+ * the worker: the keyring calls are refused, so no run leaves an answer there for the next. AF_VSOCK
+ * is refused too: it is not confined by the network namespace and reaches the hypervisor's host.
+ */
+#if defined(__x86_64__)
+#define PG_NATIVE_ARCH AUDIT_ARCH_X86_64
+#define PG_X32_BIT 0x40000000u
+#define PG_COMPAT_ARCH AUDIT_ARCH_I386
+#elif defined(__aarch64__)
+#define PG_NATIVE_ARCH AUDIT_ARCH_AARCH64
+#define PG_X32_BIT 0xffffffffu
+#define PG_COMPAT_ARCH 0u
+#endif
+#ifndef AF_VSOCK
+#define AF_VSOCK 40
+#endif
+static int confine_syscalls(void) {
+#ifdef PG_NATIVE_ARCH
+    struct sock_filter filter[] = {
+        /*  0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
+        /*  1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PG_NATIVE_ARCH, 1, 0),
+        /*  2 */ BPF_STMT(BPF_JMP | BPF_JA | BPF_K, 6), /* to the compat checks */
+        /*  3 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        /*  4 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, PG_X32_BIT, 13, 0),
+        /*  5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_add_key, 12, 0),
+        /*  6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_request_key, 11, 0),
+        /*  7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_keyctl, 10, 0),
+        /*  8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 6, 8),
+        /*  9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PG_COMPAT_ARCH, 0, 7),
+        /* 10 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+        /* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 286 /* i386 add_key */, 6, 0),
+        /* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 287 /* i386 request_key */, 5, 0),
+        /* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 288 /* i386 keyctl */, 4, 0),
+        /* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 359 /* i386 socket */, 0, 2),
+        /* 15 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
+        /* 16 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_VSOCK, 2, 0),
+        /* 17 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+        /* 18 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+        /* 19 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+    };
+    struct sock_fprog program = {(unsigned short)(sizeof filter / sizeof filter[0]), filter};
+    return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0);
+#else
+    return 0;
+#endif
+}
+#endif
+
 static void close_inherited_fds(int keep) {
 #if defined(__linux__) && defined(SYS_close_range)
     if (keep > 3 && syscall(SYS_close_range, 3, keep - 1, 0) == 0 && syscall(SYS_close_range, keep + 1, ~0U, 0) == 0) return;
@@ -397,6 +456,14 @@ static int spawn_child(void *arg) {
     if (sigaction(SIGPIPE, &dfl, NULL) != 0 || sigaction(SIGCHLD, &dfl, NULL) != 0) child_fail(report, "sigaction");
     struct rlimit no_core = {0, 0};
     if (setrlimit(RLIMIT_CORE, &no_core) != 0) child_fail(report, "rlimit"); /* no core files from crashing candidates */
+#ifdef __linux__
+    /* Nothing bounds its memory: should it fill the machine, the OOM killer takes it, not the JVM. */
+    int oom = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (oom >= 0) {
+        if (write(oom, "1000", 4) < 0) { }
+        close(oom);
+    }
+#endif
     if (r->cap > 0) {
         struct rlimit limit = {(rlim_t)r->cap, (rlim_t)r->cap};
         if (setrlimit(RLIMIT_FSIZE, &limit) != 0) child_fail(report, "rlimit");
@@ -416,6 +483,7 @@ static int spawn_child(void *arg) {
     if (s->drop_privileges) {
         /* Non-root in its user namespace, so exec clears every capability; no set-uid gains either. */
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(report, "no_new_privs");
+        if (confine_syscalls() != 0) child_fail(report, "seccomp");
     }
 #endif
     close_inherited_fds(report);
@@ -640,7 +708,98 @@ static void setup_cgroup(void) {
 #endif
 }
 
+/*
+ * CPU of the whole tree from the cgroup too: a process whose parent ignores SIGCHLD is reaped by the
+ * kernel itself, and its rusage reaches no wait4. v2: cpu.stat of the memory cgroup; v1: a cpuacct
+ * cgroup of our own beside it.
+ */
+static char cpu_cgroup_dir[PATH_MAX];
+static char cpu_parent_procs[PATH_MAX];
+static int cpu_cgroup = 0; /* 1: v1 cpuacct, 2: v2 cpu.stat */
+
+static void setup_cpu_cgroup(void) {
+#ifdef __linux__
+    char path[PATH_MAX + 32];
+    if (cgroup_version == 2) {
+        snprintf(path, sizeof path, "%s/cpu.stat", cgroup_dir);
+        if (access(path, R_OK) == 0) {
+            snprintf(cpu_cgroup_dir, sizeof cpu_cgroup_dir, "%s", cgroup_dir);
+            cpu_cgroup = 2;
+        }
+        return;
+    }
+    char own[PATH_MAX / 2];
+    if (!own_cgroup("cpuacct", own, sizeof own)) return;
+    static const char *const mounts[] = {"/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup/cpu,cpuacct", "/sys/fs/cgroup/cpuacct,cpu"};
+    for (size_t i = 0; i < sizeof mounts / sizeof mounts[0]; i++) {
+        char parent[PATH_MAX];
+        snprintf(parent, sizeof parent, "%s%s", mounts[i], strcmp(own, "/") == 0 ? "" : own);
+        snprintf(path, sizeof path, "%s/cpuacct.usage_user", parent);
+        if (access(path, R_OK) != 0) continue;
+        sweep_stale_cgroups(parent);
+        snprintf(cpu_cgroup_dir, sizeof cpu_cgroup_dir, "%s/patchgrade-%d", parent, (int)getpid());
+        snprintf(cpu_parent_procs, sizeof cpu_parent_procs, "%s/cgroup.procs", parent);
+        char procs[PATH_MAX + 16];
+        snprintf(procs, sizeof procs, "%s/cgroup.procs", cpu_cgroup_dir);
+        if ((mkdir(cpu_cgroup_dir, 0755) == 0 || errno == EEXIST) && write_file(procs, "0")) cpu_cgroup = 1;
+        else rmdir(cpu_cgroup_dir);
+        return;
+    }
+#endif
+}
+
+/* The tree's user and system CPU so far, in microseconds; 0 when there is no cgroup to ask. */
+static int cgroup_cpu_us(long long *user, long long *system) {
+    char path[PATH_MAX + 32];
+    if (cpu_cgroup == 1) {
+        snprintf(path, sizeof path, "%s/cpuacct.usage_user", cpu_cgroup_dir);
+        long long u = read_number_file(path);
+        snprintf(path, sizeof path, "%s/cpuacct.usage_sys", cpu_cgroup_dir);
+        long long s = read_number_file(path);
+        if (u < 0 || s < 0) return 0;
+        *user = u / 1000;
+        *system = s / 1000;
+        return 1;
+    }
+    if (cpu_cgroup == 2) {
+        snprintf(path, sizeof path, "%s/cpu.stat", cpu_cgroup_dir);
+        FILE *f = fopen(path, "re");
+        if (!f) return 0;
+        char key[64];
+        long long value;
+        int found = 0;
+        while (fscanf(f, "%63s %lld", key, &value) == 2) {
+            if (strcmp(key, "user_usec") == 0) { *user = value; found |= 1; }
+            if (strcmp(key, "system_usec") == 0) { *system = value; found |= 2; }
+        }
+        fclose(f);
+        return found == 3;
+    }
+    return 0;
+}
+
+/* Raises a reply's utime_us/stime_us to the cgroup's figures where those are clearly higher (more
+ * than our own overhead per run): CPU spent in processes no wait4 saw. */
+static void apply_cgroup_cpu(char *line, size_t size, int had, long long user0, long long system0) {
+    long long user1, system1;
+    if (!had || !cgroup_cpu_us(&user1, &system1)) return;
+    long long cg_user = user1 - user0, cg_system = system1 - system0;
+    char *u = strstr(line, " utime_us=");
+    char *rest = strstr(line, " minflt=");
+    long long utime, stime;
+    if (!u || !rest || rest < u || sscanf(u, " utime_us=%lld stime_us=%lld", &utime, &stime) != 2) return;
+    if (cg_user + cg_system <= utime + stime + 20000) return;
+    char tail[600];
+    snprintf(tail, sizeof tail, "%s", rest);
+    snprintf(u, size - (size_t)(u - line), " utime_us=%lld stime_us=%lld%s", cg_user > utime ? cg_user : utime,
+             cg_system > stime ? cg_system : stime, tail);
+}
+
 static void leave_cgroup(void) {
+    if (cpu_cgroup == 1) {
+        write_file(cpu_parent_procs, "0");
+        rmdir(cpu_cgroup_dir);
+    }
     if (!cgroup_version) return;
     write_file(cgroup_parent_procs, "0");
     rmdir(cgroup_dir);
@@ -867,10 +1026,41 @@ static void build_root(int report) {
     if (chdir("/") != 0) zygote_fail(report, "chdir_root");
     if (mount("/oldroot", "/newroot", NULL, MS_BIND | MS_REC, NULL) != 0) zygote_fail(report, "bind_root");
     if (set_mount_attr("/newroot", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 1) != 0) zygote_fail(report, "readonly_root");
+    int hidden_dirs[MAX_PATHS + 3];
+    int hidden_dir_count = 0;
+    /* The host's /dev would hand uid 0 its consoles (a run writes a tty, the next reads it back
+     * through /dev/vcsN), the kernel log, pseudo-terminals and more: a fresh /dev with the harmless
+     * nodes only, read-only once later operations have their mount points in it. */
+    if (mount("tmpfs", "/newroot/dev", "tmpfs", MS_NOSUID | MS_NOEXEC, "mode=0755,size=64k") != 0) zygote_fail(report, "dev_tmpfs");
+    static const char *const dev_nodes[] = {"null", "zero", "full", "random", "urandom", "tty"};
+    for (size_t i = 0; i < sizeof dev_nodes / sizeof dev_nodes[0]; i++) {
+        char from[64], to[64];
+        snprintf(from, sizeof from, "/oldroot/dev/%s", dev_nodes[i]);
+        snprintf(to, sizeof to, "/newroot/dev/%s", dev_nodes[i]);
+        struct stat st;
+        if (stat(from, &st) != 0 || !S_ISCHR(st.st_mode)) continue;
+        if (make_mount_point(to, 0) != 0 || mount(from, to, NULL, MS_BIND, NULL) != 0) zygote_fail(report, "dev_node");
+    }
+    static const char *const dev_links[][2] = {{"fd", "/proc/self/fd"}, {"stdin", "/proc/self/fd/0"}, {"stdout", "/proc/self/fd/1"},
+                                               {"stderr", "/proc/self/fd/2"}};
+    for (size_t i = 0; i < sizeof dev_links / sizeof dev_links[0]; i++) {
+        char to[64];
+        snprintf(to, sizeof to, "/newroot/dev/%s", dev_links[i][0]);
+        if (symlink(dev_links[i][1], to) != 0) zygote_fail(report, "dev_link");
+    }
+    if (mkdir("/newroot/dev/shm", 01777) != 0) zygote_fail(report, "dev_shm");
+    if ((hidden_dirs[hidden_dir_count++] = open("/newroot/dev", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "dev_open");
+    /* A unix socket takes connections through a read-only mount and past the network namespace:
+     * daemons listen under /run (docker, dbus, systemd, databases). An empty /run, read-only too. */
+    static const char *const runtime_dirs[] = {"/newroot/run", "/newroot/var/run"};
+    for (size_t i = 0; i < sizeof runtime_dirs / sizeof runtime_dirs[0]; i++) {
+        struct stat st;
+        if (lstat(runtime_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue; /* /var/run is a link to /run */
+        if (mount("tmpfs", runtime_dirs[i], "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755,size=64k") != 0) zygote_fail(report, "run_tmpfs");
+        if ((hidden_dirs[hidden_dir_count++] = open(runtime_dirs[i], O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "run_open");
+    }
     /* Hidden: an empty tmpfs over a directory, an empty mode-0 file over a file. A hiding tmpfs stays
      * writable until later operations have their mount points in it, then becomes read-only. */
-    int hidden_dirs[MAX_PATHS];
-    int hidden_dir_count = 0;
     for (int i = 0; i < spec.count; i++) {
         const struct sandbox_op *op = &spec.ops[i];
         if (op->kind == 'r' || op->kind == 'w') {
@@ -1063,6 +1253,16 @@ static void init_main(int sock, int report) {
     forget_command_line();
     hold_kept_paths();
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) zygote_fail(report, "proc");
+    /* The target's uid is the caller's, host root when Maven runs as root: sysctls (core_pattern...)
+     * would take its writes. Read-only, as bubblewrap does. */
+    static const char *const proc_read_only[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"};
+    for (size_t i = 0; i < sizeof proc_read_only / sizeof proc_read_only[0]; i++) {
+        const char *path = proc_read_only[i];
+        if (access(path, F_OK) != 0) continue;
+        if (mount(path, path, NULL, MS_BIND | MS_REC, NULL) != 0 ||
+            mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
+            zygote_fail(report, "proc_read_only");
+    }
     if (write(report, "ok", 2) != 2) _exit(2);
     close(report);
     serve_runs(sock);
@@ -1088,6 +1288,27 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
     char answer;
     if (read(go, &answer, 1) != 1) _exit(2);
     close(go);
+    /* The network namespace is shared by every run: nothing a run does there may outlive it. No
+     * TIME_WAIT sockets (a port the next run cannot bind is a bit of an answer), no TCP metrics or
+     * Fast Open cookies kept per destination (every 127.0.0.N a run connected to). */
+    static const char *const net_settings[][2] = {{"/proc/sys/net/ipv4/tcp_max_tw_buckets", "0"},
+                                                  {"/proc/sys/net/ipv4/tcp_no_metrics_save", "1"},
+                                                  {"/proc/sys/net/ipv4/tcp_fastopen", "0"}};
+    for (size_t i = 0; i < sizeof net_settings / sizeof net_settings[0]; i++) {
+        /* Per namespace on every kernel with user namespaces worth using; elsewhere the write fails and
+         * the sandbox still stands, with this channel open. */
+        if (write_text(net_settings[i][0], "%s", net_settings[i][1]) != 0) { }
+    }
+    /* Namespaces made by runs are charged up to the caller's host-wide quota: a run holding all of
+     * them would stop every other sandbox on the machine from starting (and sandbox=auto would then
+     * run candidates without one). Our own namespace caps what its runs can take, with room for the
+     * namespaces of ended runs that the kernel frees in the background. */
+    static const char *const quotas[] = {"user", "mnt", "net", "pid", "ipc", "uts", "cgroup", "time"};
+    for (size_t i = 0; i < sizeof quotas / sizeof quotas[0]; i++) {
+        char path[64];
+        snprintf(path, sizeof path, "/proc/sys/user/max_%s_namespaces", quotas[i]);
+        if (write_text(path, "1024") != 0) { /* older kernels: the host quota alone */ }
+    }
     build_root(report);
     /* Nothing of ours may be traced or read through /proc by what runs below. */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -1197,8 +1418,11 @@ static void set_pid_file(pid_t pid) {
     if (pwrite(pid_file, line, (size_t)len, 0) < 0) { /* the JVM only loses its last-resort cleanup */ }
 }
 
+/* A new inode every run: a slot's file is given to each of its runs, and whatever a run set on it
+ * (an xattr, its times, its mode) must not reach the next. */
 static int open_output(const char *path) {
-    return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (unlink(path) != 0 && errno != ENOENT) return -1;
+    return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 }
 
 /* One run inside the sandbox: descriptors opened here, the run itself in the zygote. */
@@ -1229,6 +1453,8 @@ static int serve_sandboxed(struct request *r) {
     cmsg->cmsg_len = CMSG_LEN(3 * sizeof(int));
     memcpy(CMSG_DATA(cmsg), fds, 3 * sizeof(int));
     long long base = cgroup_reset();
+    long long user0 = 0, system0 = 0;
+    int had_cpu = cgroup_cpu_us(&user0, &system0);
     int sent = sendmsg(zygote_sock, &msg, MSG_NOSIGNAL) == HEADER_LENGTH && write_all(zygote_sock, r->body, r->len);
     for (int i = 0; i < 3; i++) close(fds[i]);
     if (!sent) return 0;
@@ -1249,6 +1475,7 @@ static int serve_sandboxed(struct request *r) {
     }
     line[have] = '\0';
     line[strcspn(line, "\n")] = '\0';
+    if (strncmp(line, "done ", 5) == 0) apply_cgroup_cpu(line, sizeof line, had_cpu, user0, system0);
     if (strncmp(line, "done ", 5) == 0) {
         fprintf(stdout, "%s tree_rss_kb=%lld\n", line, cgroup_peak_kb(base));
     } else {
@@ -1267,6 +1494,8 @@ static int serve_direct(struct request *r) {
     char failure[96];
     struct spawn s = {r, {-1, -1, -1}, -1, 0, 0};
     long long base = cgroup_reset();
+    long long user0 = 0, system0 = 0;
+    int had_cpu = cgroup_cpu_us(&user0, &system0);
     long long started = now_us();
     pid_t pid = spawn_target(&s, failure, sizeof failure);
     if (pid < 0) {
@@ -1290,15 +1519,19 @@ static int serve_direct(struct request *r) {
 #endif
     int signaled = WIFSIGNALED(out.status);
     int sig = signaled ? WTERMSIG(out.status) : 0;
-    fprintf(stdout,
+    char line[600];
+    snprintf(line, sizeof line,
             "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%lld utime_us=%lld "
-            "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d tree_rss_kb=%lld\n",
+            "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d tree_rss_kb=%lld",
             signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
             signaled ? signal_name(sig) : "-", out.timed_out, maxrss_kb,
             (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec,
             (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec,
             (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock,
             out.wall_us, out.tree.leftovers, cgroup_peak_kb(base));
+    /* Processes reaped by the kernel itself (their parent ignored SIGCHLD) reach no wait4. */
+    apply_cgroup_cpu(line, sizeof line, had_cpu, user0, system0);
+    fprintf(stdout, "%s\n", line);
     fflush(stdout);
     return 1;
 }
@@ -1373,7 +1606,10 @@ int main(int argc, char **argv) {
      * lifeline is stdin reaching EOF. */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 #endif
-    if (want_cgroup) setup_cgroup();
+    if (want_cgroup) {
+        setup_cgroup();
+        setup_cpu_cgroup();
+    }
     const char *cgroup_name = cgroup_version == 1 ? "v1" : cgroup_version == 2 ? "v2" : "none";
     char why[128];
     if (want_sandbox) {

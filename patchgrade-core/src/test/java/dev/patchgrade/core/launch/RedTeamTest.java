@@ -1,0 +1,297 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.SandboxSettings;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Attacks a cheating candidate makes on the sandbox, each asserting the secure behaviour. A run must
+ * not leave anything the next run of the same worker can read (the zygote's user, mount and network
+ * namespaces are reused), must not write to the host kernel, and must not hide its cost.
+ */
+class RedTeamTest {
+    @TempDir
+    Path dir;
+
+    private final GradeLog log = new GradeLog() {
+        @Override
+        public void info(String message) {}
+
+        @Override
+        public void warn(String message) {}
+
+        @Override
+        public void debug(String message) {}
+    };
+
+    @org.junit.jupiter.api.BeforeEach
+    void needsTheSandbox() {
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+    }
+
+    private Launcher open() {
+        Launcher launcher = Launchers.open(log, new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of()));
+        assertThat(launcher.sandbox().active()).as(launcher.sandbox().describe()).isTrue();
+        return launcher;
+    }
+
+    private LaunchResult run(Launcher launcher, String... command) {
+        return launcher.launch(LaunchRequest.of(List.of(command)).withWorkingDirectory(dir));
+    }
+
+    private LaunchResult sh(Launcher launcher, String script) {
+        return run(launcher, "/bin/sh", "-c", script);
+    }
+
+    /** The user keyring lives in the zygote's user namespace, which every run of the worker shares. */
+    @Test
+    void aRunCannotCacheAnAnswerInTheUserKeyringForTheNextRun() throws Exception {
+        String candidate = Fixtures.command("redteam");
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, candidate, "keyring-load").stdout().excerpt()).isEqualTo("none\n");
+            run(launcher, candidate, "keyring-store", "the-golden-answer");
+            assertThat(run(launcher, candidate, "keyring-load").stdout().excerpt()).as("the second run reads what the first cached")
+                    .doesNotContain("the-golden-answer");
+        }
+    }
+
+    /**
+     * The child's uid 1000 is mapped to the caller; with Maven running as root that is the host's
+     * uid 0, and a fresh /proc lets uid 0 write every 0644 sysctl: kernel.core_pattern (a root shell on
+     * the host at the next crash), kernel.modprobe, vm.*... Written here with its own value.
+     */
+    @Test
+    void aRunCannotWriteHostKernelSettingsThroughProcSys() throws Exception {
+        try (Launcher launcher = open()) {
+            LaunchResult write = sh(launcher, "v=$(cat /proc/sys/vm/swappiness); echo $v > /proc/sys/vm/swappiness && echo swappiness-written; "
+                    + "cat /proc/sys/kernel/core_pattern > /tmp/cp && cat /tmp/cp > /proc/sys/kernel/core_pattern && echo core_pattern-written; echo end");
+            assertThat(write.stdout().excerpt()).isEqualTo("end\n");
+        }
+    }
+
+    /**
+     * /dev is the host's: a run writes its answer on a virtual console and the next run (or the next
+     * build) reads the screen back through /dev/vcsN; /dev/kmsg takes writes into the host's kernel log.
+     */
+    @Test
+    void aRunCannotCacheAnAnswerOnAHostConsoleOrWriteTheKernelLog() throws Exception {
+        try (Launcher launcher = open()) {
+            LaunchResult store = sh(launcher, "printf '\\033[2J\\033[Hpg-cached-answer-4242' > /dev/tty63 2>/dev/null && echo stored-on-tty; "
+                    + "(exec 3>/dev/kmsg) 2>/dev/null && echo kmsg-writable; echo end");
+            LaunchResult load = sh(launcher, "cat /dev/vcs63 2>/dev/null | tr -s ' ' | head -c 64; printf '\\033[2J' > /dev/tty63 2>/dev/null; echo; echo end");
+            assertThat(store.stdout().excerpt()).isEqualTo("end\n");
+            assertThat(load.stdout().excerpt()).doesNotContain("pg-cached-answer-4242");
+        }
+    }
+
+    /**
+     * With SIGCHLD ignored the kernel reaps a child itself and its rusage reaches no wait4: CPU spent
+     * there is missing from the figures (envelope's max_user_us), and so is its ru_maxrss.
+     */
+    @Test
+    void cpuSpentInAnAutoReapedChildIsCounted() throws Exception {
+        try (Launcher launcher = open()) {
+            LaunchResult result = run(launcher, Fixtures.command("redteam"), "sigchld-ign", "400");
+            assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
+            long cpu = result.usage().userMicros() + result.usage().systemMicros();
+            assertThat(cpu).as("CPU of the auto-reaped child, in microseconds").isGreaterThanOrEqualTo(300_000L);
+        }
+    }
+
+    /**
+     * The network namespace is the zygote's, shared by every run: a run leaves 16 bits (as many as it
+     * likes) in TIME_WAIT sockets, each a loopback port the next run finds it cannot bind.
+     */
+    @Test
+    void aRunCannotCacheAnAnswerInTimeWaitSocketsOfTheSharedNetwork() throws Exception {
+        String candidate = Fixtures.command("redteam");
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, candidate, "tw-load").stdout().excerpt()).isEqualTo("loaded:0\n");
+            assertThat(run(launcher, candidate, "tw-store", "4242").stdout().excerpt()).isEqualTo("stored\n");
+            assertThat(run(launcher, candidate, "tw-load").stdout().excerpt()).as("the second run reads what the first left").isEqualTo("loaded:0\n");
+        }
+    }
+
+    /** The kernel's TCP metrics cache of the shared namespace: every 127.0.0.N a run connected to, for the next to list. */
+    @Test
+    void aRunCannotCacheAnAnswerInTheTcpMetricsOfTheSharedNetwork() throws Exception {
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")), "iproute2 lists tcp_metrics");
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, Fixtures.command("redteam"), "metrics-store", "42").stdout().excerpt()).isEqualTo("stored\n");
+            LaunchResult load = sh(launcher, "PATH=/usr/sbin:/sbin:$PATH ip tcp_metrics show 2>&1; echo end");
+            assertThat(load.stdout().excerpt()).doesNotContain("127.0.0.42");
+        }
+    }
+
+    /**
+     * Every namespace a run creates is charged to the caller's host-wide quota (96364 user namespaces
+     * for root here): a run that holds them all makes every other sandbox on the machine fail to
+     * start, which {@code sandbox=auto} answers by running the next candidates unsandboxed. The
+     * zygote's own namespace should cap what its runs can take (a thousand leaves the quota to everyone else).
+     */
+    @Test
+    void aRunCannotTakeTheHostsWholeNamespaceQuota() throws Exception {
+        try (Launcher launcher = open()) {
+            LaunchResult result = run(launcher, Fixtures.command("redteam"), "userns", "1500");
+            assertThat(result.stdout().excerpt()).startsWith("userns:");
+            int held = Integer.parseInt(result.stdout().excerpt().strip().substring("userns:".length()));
+            assertThat(held).as("user namespaces one run could hold at once").isLessThan(1500);
+        }
+    }
+
+    /**
+     * The network namespace stops TCP, not a unix socket on the host's file system: connecting needs
+     * only write permission on the socket file, which a read-only mount does not take away. Daemons
+     * listen under /run (docker.sock, dbus, systemd, databases): the candidate talks to them as the
+     * caller, root included.
+     */
+    @Test
+    void aRunCannotConnectToADaemonsUnixSocketUnderRun() throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/run")) && Files.isWritable(Path.of("/run")), "needs a writable /run to play the daemon");
+        Path socket = Path.of("/run/patchgrade-redteam-" + ProcessHandle.current().pid() + ".sock");
+        try (java.nio.channels.ServerSocketChannel daemon = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            daemon.bind(java.net.UnixDomainSocketAddress.of(socket));
+            try (Launcher launcher = open()) {
+                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", socket.toString()).stdout().excerpt()).startsWith("refused");
+            }
+        } finally {
+            Files.deleteIfExists(socket);
+        }
+    }
+
+    /**
+     * The same anywhere else on the host: a socket in a visible directory (here the project) reaches a
+     * process outside the sandbox. Not fixed: only hiding the path (or showing an allow-list of the
+     * host instead of all of it) closes it.
+     */
+    @Test
+    @Disabled("open hole, issue 10: needs an allow-list view of the host or Landlock; the reproducer stays for that work")
+    void aRunCannotConnectToAUnixSocketAnywhereOnTheHost() throws Exception {
+        Path socket = dir.resolve("agent.sock");
+        try (java.nio.channels.ServerSocketChannel daemon = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            daemon.bind(java.net.UnixDomainSocketAddress.of(socket));
+            try (Launcher launcher = open()) {
+                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", socket.toString()).stdout().excerpt()).startsWith("refused");
+            }
+        }
+    }
+
+    /**
+     * A helper gives every run of its slot the same stdout file, truncated: the file's inode is the
+     * candidate's (the same user), so an xattr or a chosen access time survives to the next run.
+     */
+    @Test
+    void aRunCannotCacheAnAnswerOnItsReusedStdoutFile() throws Exception {
+        String candidate = Fixtures.command("redteam");
+        try (Launcher launcher = open()) {
+            run(launcher, candidate, "slot-store", "4242");
+            assertThat(run(launcher, candidate, "slot-load").stdout().excerpt()).doesNotContain("4242");
+        }
+    }
+
+    /**
+     * Nothing bounds a run's memory (no cgroup limit; /tmp and /dev/shm are tmpfs of half the RAM
+     * each): a candidate that fills memory leaves the kernel's OOM killer to choose, and it may choose
+     * Maven's JVM or another build. The target should be the first it kills.
+     */
+    @Test
+    void aRunIsWhatTheOomKillerTakesFirst() throws Exception {
+        try (Launcher launcher = open()) {
+            assertThat(sh(launcher, "cat /proc/self/oom_score_adj").stdout().excerpt()).isEqualTo("1000\n");
+        }
+    }
+
+    /**
+     * {@code readOnlyPaths} are bound last, straight from the host, so that they show through a hidden
+     * area (a library under the home directory). One that contains an oracle shows the oracle too.
+     */
+    @Test
+    void aReadOnlyPathDoesNotShowTheOraclesInsideIt() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("project"));
+        Path tests = Files.createDirectories(project.resolve("src/test"));
+        Path cases = Files.writeString(tests.resolve("cases.jsonl"), "golden-4242\n");
+        Files.writeString(tests.resolve("input.txt"), "visible\n");
+        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(project), List.of(cases), List.of(tests), List.of());
+        try (Launcher launcher = Launchers.open(log, spec)) {
+            LaunchResult read = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "cat src/test/input.txt src/test/cases.jsonl 2>/dev/null; echo end"))
+                    .withWorkingDirectory(project));
+            assertThat(read.stdout().excerpt()).isEqualTo("visible\nend\n");
+        }
+    }
+
+    /**
+     * Without a writable cgroup (a user without root, cgroup v2 not delegated) wait4 is all there is:
+     * the auto-reaped child's CPU is gone again. Not fixed: PID 1 would need another account of the
+     * tree's CPU (or to refuse SIG_IGN/SA_NOCLDWAIT for SIGCHLD).
+     */
+    @Test
+    @Disabled("open hole, issue 10: without a writable cgroup, PID 1 needs another account of the tree's CPU")
+    void cpuSpentInAnAutoReapedChildIsCountedForAUserWithoutRoot() throws Exception {
+        Path setpriv = Path.of("/usr/bin/setpriv");
+        Assumptions.assumeTrue(Files.isExecutable(setpriv) && "root".equals(System.getProperty("user.name")), "needs root and setpriv");
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path cache = Files.createDirectories(dir.resolve("cache"));
+        System.setProperty("patchgrade.cacheDir", cache.toString());
+        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, setpriv + " --reuid=65534 --regid=65534 --clear-groups");
+        try (Launcher launcher = open()) {
+            LaunchResult result = run(launcher, Fixtures.command("redteam"), "sigchld-ign", "400");
+            assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
+            assertThat(result.usage().userMicros() + result.usage().systemMicros()).isGreaterThanOrEqualTo(300_000L);
+        } finally {
+            System.clearProperty("patchgrade.cacheDir");
+            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+        }
+    }
+
+    /** Loopback only, says SPEC: AF_VSOCK ignores the network namespace and reaches the VM's host. */
+    @Test
+    void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, Fixtures.command("redteam"), "vsock").stdout().excerpt()).isEqualTo("vsock-refused\n");
+        }
+    }
+
+    /**
+     * The oracle is hidden at its path, but the project's repository is not: a candidate reads the
+     * committed cases (or gold, or sidecar) back out of .git.
+     */
+    @Test
+    void aCandidateCannotReadAHiddenOracleBackOutOfTheProjectsGitRepository() throws Exception {
+        Path project = Files.createDirectories(dir.resolve("project"));
+        Path cases = Files.writeString(project.resolve("cases.jsonl"), "{\"id\": \"a\", \"expect\": \"golden-4242\"}\n");
+        Assumptions.assumeTrue(git(project, "init", "-q", ".") && git(project, "add", "cases.jsonl")
+                && git(project, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "cases"), "git is needed to make the repository");
+        GoalSettings settings = new GoalSettings("digest", "redteam", project.resolve("target/reports"), project.resolve("target/patchgrade"),
+                project, Map.of()).withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(cases), project, List.of(), List.of(), List.of()));
+        try (Launcher launcher = settings.openLauncher(log, List.of(cases), List.of())) {
+            LaunchResult read = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c",
+                    "cat cases.jsonl 2>/dev/null; git show HEAD:cases.jsonl 2>/dev/null; ls -A .git 2>/dev/null | head -3; echo end"))
+                    .withWorkingDirectory(project).withEnvironment(Map.of("PATH", "/usr/bin:/bin")));
+            assertThat(read.stdout().excerpt()).isEqualTo("end\n");
+        }
+    }
+
+    private static boolean git(Path directory, String... arguments) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("git"));
+        command.addAll(List.of(arguments));
+        try {
+            Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+            process.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+        } catch (java.io.IOException e) {
+            return false;
+        }
+    }
+}
