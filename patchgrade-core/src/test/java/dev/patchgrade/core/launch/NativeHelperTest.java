@@ -1,0 +1,213 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The helper's cache: built once under locks, verified before every use, rebuilt when anything about it changed. */
+class NativeHelperTest {
+    @TempDir
+    Path dir;
+    private Path cache;
+    private String savedCacheDir;
+    private final List<String> debug = Collections.synchronizedList(new ArrayList<>());
+    private final GradeLog log = new GradeLog() {
+        @Override
+        public void info(String message) {}
+
+        @Override
+        public void warn(String message) {}
+
+        @Override
+        public void debug(String message) {
+            debug.add(message);
+        }
+    };
+
+    @BeforeEach
+    void ownCache() {
+        cache = dir.resolve("cache");
+        savedCacheDir = System.getProperty("patchgrade.cacheDir");
+        System.setProperty("patchgrade.cacheDir", cache.toString());
+    }
+
+    @AfterEach
+    void restoreCache() {
+        if (savedCacheDir == null) {
+            System.clearProperty("patchgrade.cacheDir");
+        } else {
+            System.setProperty("patchgrade.cacheDir", savedCacheDir);
+        }
+    }
+
+    enum Tampering { APPEND_A_BYTE, FAKE_SCRIPT, SYMLINK_TO_FAKE, GROUP_WRITABLE }
+
+    @ParameterizedTest
+    @EnumSource(Tampering.class)
+    void aTamperedHelperIsRebuiltAndNeverRun(Tampering tampering) throws Exception {
+        Path binary = openAndCheck();
+        String original = StreamHashing.sha256Hex(Files.readAllBytes(binary));
+        Path marker = dir.resolve("the-fake-ran");
+        Path fake = dir.resolve("fake-helper");
+        // Answers the launcher's probe like the real helper would, and leaves a trace if it ever runs.
+        Files.writeString(fake, "#!/bin/sh\ntouch '" + marker + "'\necho 'pg-launch-helper 0.1'\n");
+        Files.setPosixFilePermissions(fake, PosixFilePermissions.fromString("rwxr-xr-x"));
+        switch (tampering) {
+            case APPEND_A_BYTE -> Files.write(binary, new byte[] {0}, StandardOpenOption.APPEND);
+            case FAKE_SCRIPT -> Files.copy(fake, binary, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            case SYMLINK_TO_FAKE -> {
+                Files.delete(binary);
+                Files.createSymbolicLink(binary, fake);
+            }
+            case GROUP_WRITABLE -> Files.setPosixFilePermissions(binary, PosixFilePermissions.fromString("rwxrwxr-x"));
+        }
+        debug.clear();
+
+        assertThat(openAndCheck()).isEqualTo(binary);
+
+        assertThat(marker).as("the tampered file was run").doesNotExist();
+        assertThat(Files.isSymbolicLink(binary)).isFalse();
+        assertThat(StreamHashing.sha256Hex(Files.readAllBytes(binary))).as("rebuilt from the same source").isEqualTo(original);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(binary, LinkOption.NOFOLLOW_LINKS))).isEqualTo("rwxr-xr-x");
+        String why = switch (tampering) {
+            case APPEND_A_BYTE, FAKE_SCRIPT -> "modified after it was built";
+            case SYMLINK_TO_FAKE -> "symbolic link";
+            case GROUP_WRITABLE -> "writable by others";
+        };
+        assertThat(debug).anySatisfy(line -> assertThat(line).contains("not using the launch helper " + binary).contains(why));
+    }
+
+    @Test
+    void aCacheDirectoryOthersCanWriteIsTakenBackAndTheHelperRebuilt() throws Exception {
+        Path binary = openAndCheck();
+        Files.setPosixFilePermissions(binary.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        debug.clear();
+        openAndCheck();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(binary.getParent()))).isEqualTo("rwxr-xr-x");
+        assertThat(debug).anySatisfy(line -> assertThat(line).contains("writable by others").contains("rebuilding"));
+    }
+
+    @Test
+    void aMissingSidecarMeansRebuild() throws Exception {
+        Path binary = openAndCheck();
+        Files.delete(binary.resolveSibling(NativeHelper.DIGEST_NAME));
+        debug.clear();
+        openAndCheck();
+        assertThat(binary.resolveSibling(NativeHelper.DIGEST_NAME)).exists();
+        assertThat(debug).anySatisfy(line -> assertThat(line).contains("no SHA-256 was recorded"));
+    }
+
+    @Test
+    void threadsBuildingIntoAnEmptyCacheAtOnceBuildItOnce() throws Exception {
+        int threads = 4;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<NativeHelper.Located>> found = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                found.add(pool.submit(() -> {
+                    start.await();
+                    return NativeHelper.locate(log);
+                }));
+            }
+            start.countDown();
+            Path first = null;
+            for (Future<NativeHelper.Located> located : found) {
+                NativeHelper.Located one = located.get(5, TimeUnit.MINUTES);
+                assertThat(one.problem()).isNull();
+                first = first == null ? one.binary() : first;
+                assertThat(one.binary()).isEqualTo(first);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(debug.stream().filter(line -> line.startsWith("built the launch helper"))).hasSize(1);
+        try (Stream<Path> left = Files.list(cache.resolve(debugBinary().getParent().getFileName()))) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
+                    NativeHelper.BINARY_NAME, NativeHelper.DIGEST_NAME, NativeHelper.LOCK_NAME);
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void aCompilerThatHangsIsKilledAtTheDeadline() throws Exception {
+        Path pidFile = dir.resolve("cc.pid");
+        Path cc = script("hanging-cc", "if [ \"$1\" = -dumpmachine ]; then echo x86_64-linux-gnu; exit 0; fi\n"
+                + "echo $$ > '" + pidFile + "'\nexec sleep 600\n");
+        NativeHelper.Located located = NativeHelper.locate(log, cache, cc.toString(), Duration.ofSeconds(1));
+        assertThat(located.binary()).isNull();
+        assertThat(located.problem()).contains("could not build it").contains("did not finish in 1 s");
+        long pid = Long.parseLong(Files.readString(pidFile).strip());
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("the hung compiler was killed").isFalse();
+    }
+
+    @Test
+    @Timeout(120)
+    void aCompilerThatHangsOnDumpmachineIsKilledToo() throws Exception {
+        Path cc = script("mute-cc", "exec sleep 600\n");
+        NativeHelper.Located located = NativeHelper.locate(log, cache, cc.toString(), Duration.ofSeconds(1));
+        assertThat(located.problem()).contains("does not work").contains("did not finish in 1 s");
+    }
+
+    @Test
+    void noCompilerSaysSo() {
+        assertThat(NativeHelper.locate(log, cache, null, Duration.ofSeconds(1)).problem()).contains("no C compiler found");
+    }
+
+    @Test
+    void aCacheUnderAFileIsNotWritableAndSaysWhere() throws Exception {
+        Path file = Files.writeString(dir.resolve("plain-file"), "x");
+        assertThat(NativeHelper.cacheProblem(file.resolve("cache"))).contains("is not writable").contains("-Dpatchgrade.cacheDir");
+        assertThat(NativeHelper.cacheProblem(cache)).isNull();
+    }
+
+    /** Opens a launcher the way every goal does and checks it runs a real program through the helper. */
+    private Path openAndCheck() throws IOException {
+        try (Launcher launcher = Launchers.open(log)) {
+            assertThat(launcher.measuresUsage()).as(launcher.description()).isTrue();
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("crash"), "exit:3")));
+            assertThat(result.exitCode()).isEqualTo(3);
+        }
+        return debugBinary();
+    }
+
+    private Path debugBinary() throws IOException {
+        try (Stream<Path> dirs = Files.list(cache)) {
+            List<Path> helpers = dirs.filter(p -> p.getFileName().toString().startsWith("helper-")).toList();
+            assertThat(helpers).hasSize(1);
+            return helpers.get(0).resolve(NativeHelper.BINARY_NAME);
+        }
+    }
+
+    private Path script(String name, String body) throws IOException {
+        Path file = dir.resolve(name);
+        Files.writeString(file, "#!/bin/sh\n" + body, StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwxr-xr-x"));
+        return file;
+    }
+}
