@@ -51,7 +51,8 @@ public final class EnvelopeGrader {
                     String why = ceiling == Ceiling.TREE_RSS
                             ? "it needs a memory cgroup the launcher can create: cgroup v1 writable by this user (root), or a delegated "
                                     + "cgroup v2 subtree with the memory controller"
-                            : "the launch helper is unavailable: install a C compiler such as cc";
+                            : "the launch helper is unavailable; the warning above says why: no C compiler, or a helper cache that is "
+                                    + "not writable or is mounted noexec";
                     throw new PatchgradeException("unmeasurable_ceiling", envelope.file() + ": key \"" + ceiling.key() + "\" sets a ceiling on "
                             + ceiling.label() + ", which cannot be measured on this machine (" + why + "). Grading it would be a guess, "
                             + "so nothing was graded");

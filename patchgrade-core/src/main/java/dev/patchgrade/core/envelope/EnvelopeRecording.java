@@ -28,7 +28,8 @@ public record EnvelopeRecording(
             }
             if (run.maxRssKb() == null || run.userMicros() == null) {
                 throw new PatchgradeException("unmeasurable_ceiling", "peak RSS and user CPU cannot be measured on this machine"
-                        + " (the launch helper is unavailable), so no envelope can be recorded; install a C compiler (cc) and retry");
+                        + " (the launch helper is unavailable; the warning above says why: no C compiler, or a helper cache that is not"
+                        + " writable or is mounted noexec), so no envelope can be recorded; fix that and retry");
             }
         }
         Map<Ceiling, Long> worst = new EnumMap<>(Ceiling.class);

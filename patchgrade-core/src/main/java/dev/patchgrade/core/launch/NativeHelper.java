@@ -59,7 +59,9 @@ public final class NativeHelper {
      * @param compiler the C compiler to build with, or {@code null} when none was found
      * @param compileTimeout how long one compiler command may take before it is killed
      */
-    static Located locate(GradeLog log, Path cacheRoot, String compiler, Duration compileTimeout) {
+    static Located locate(GradeLog log, Path configuredCacheRoot, String compiler, Duration compileTimeout) {
+        // Absolute: the compiler runs in the helper's directory, where a relative path would mean something else.
+        Path cacheRoot = configuredCacheRoot.toAbsolutePath().normalize();
         byte[] source;
         try (InputStream in = NativeHelper.class.getResourceAsStream(SOURCE_RESOURCE)) {
             if (in == null) {

@@ -36,18 +36,7 @@ class NativeHelperTest {
     private Path cache;
     private String savedCacheDir;
     private final List<String> debug = Collections.synchronizedList(new ArrayList<>());
-    private final GradeLog log = new GradeLog() {
-        @Override
-        public void info(String message) {}
-
-        @Override
-        public void warn(String message) {}
-
-        @Override
-        public void debug(String message) {
-            debug.add(message);
-        }
-    };
+    private final GradeLog log = NativeHelperProbe.debugTo(debug::add);
 
     @BeforeEach
     void ownCache() {
@@ -151,6 +140,40 @@ class NativeHelperTest {
             assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
                     NativeHelper.BINARY_NAME, NativeHelper.DIGEST_NAME, NativeHelper.LOCK_NAME);
         }
+    }
+
+    @Test
+    void aRelativeCacheDirectoryWorks() {
+        // -Dpatchgrade.cacheDir=helper-cache: relative to where Maven runs, not to where the compiler runs.
+        Path relative = Path.of("").toAbsolutePath().relativize(cache);
+        assertThat(relative.isAbsolute()).isFalse();
+        NativeHelper.Located located = NativeHelper.locate(log, relative, "cc", NativeHelper.COMPILE_TIMEOUT);
+        assertThat(located.problem()).isNull();
+        assertThat(located.binary()).isAbsolute().startsWith(cache);
+    }
+
+    @Test
+    @Timeout(300)
+    void processesAndTheirThreadsBuildingAtOnceBuildItOnce() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<Process> jvms = new ArrayList<>();
+        List<Path> outputs = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            Path out = dir.resolve("probe-" + i + ".out");
+            outputs.add(out);
+            jvms.add(new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), NativeHelperProbe.class.getName(), cache.toString())
+                    .redirectErrorStream(true).redirectOutput(out.toFile()).start());
+        }
+        for (Process jvm : jvms) {
+            assertThat(jvm.waitFor(240, TimeUnit.SECONDS)).isTrue();
+        }
+        List<String> lines = new ArrayList<>();
+        for (Path out : outputs) {
+            lines.addAll(Files.readAllLines(out));
+        }
+        assertThat(lines.stream().filter(l -> l.startsWith("located ")).distinct()).as(String.join("\n", lines)).hasSize(1);
+        assertThat(lines.stream().filter(l -> l.startsWith("located "))).as(String.join("\n", lines)).hasSize(4);
+        assertThat(lines.stream().filter(l -> l.startsWith("debug built the launch helper"))).as("one build over two JVMs").hasSize(1);
     }
 
     @Test
