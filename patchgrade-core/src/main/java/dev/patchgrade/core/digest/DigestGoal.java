@@ -119,8 +119,14 @@ public final class DigestGoal {
         printTable(log, options, rows);
         List<String> failures = rows.stream().filter(Row::failed)
                 .map(r -> CasesFile.printable(r.testCase().id()) + ": " + message(r)).toList();
-        return new GoalResult(failures, null, failures.isEmpty() ? "pass" : rows.stream().filter(Row::failed)
-                .map(r -> r.drifts().get(0).field()).findFirst().orElse("fail"));
+        return new GoalResult(failures, null, worst(rows));
+    }
+
+    /** The most severe failure type of the rows: a truncated stream first, then the order the tuple's fields are reported in. */
+    static String worst(List<Row> rows) {
+        return rows.stream().filter(Row::failed).map(r -> r.drifts().get(0).field())
+                .min(java.util.Comparator.comparingInt(field -> field.equals("output_limit") ? -1 : DigestTuple.FIELDS.indexOf(field)))
+                .orElse("pass");
     }
 
     public static Path candidateDirectory(GoalSettings settings) {
@@ -281,6 +287,7 @@ public final class DigestGoal {
         report.put("goal", "digest");
         report.put("execution", settings.executionId());
         report.put("verdict", rows.stream().anyMatch(Row::failed) ? "fail" : "pass");
+        report.put("worst", worst(rows));
         report.put("shard", options.shard().all() ? null : options.shard().index() + "/" + options.shard().count());
         report.put("sanitizer", options.sanitizer().name().toLowerCase(java.util.Locale.ROOT));
         report.put("gold", options.gold().toString());

@@ -3,6 +3,7 @@ package dev.patchgrade.core.envelope;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.grade.BuildLock;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
@@ -35,8 +36,18 @@ public final class EnvelopeGoal {
     public record RecordOptions(GoalSettings settings, Path envelope, List<String> command, int timeoutSeconds,
             Slack slack, boolean force, String compiler, int runs, String hostClass) {}
 
+    /** @param shard the envelope runs on the one shard its execution id hashes to, so N agents grade it once */
     public record GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
-            int runs, HostCheck hostCheck, String hostClass, String compiler) {}
+            int runs, HostCheck hostCheck, String hostClass, String compiler, Shard shard) {
+        public GradeOptions {
+            shard = shard == null ? Shard.ALL : shard;
+        }
+
+        public GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
+                int runs, HostCheck hostCheck, String hostClass, String compiler) {
+            this(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, Shard.ALL);
+        }
+    }
 
     public static EnvelopeRecording record(RecordOptions options, GradeLog log) {
         Path file = options.envelope();
@@ -83,6 +94,16 @@ public final class EnvelopeGoal {
 
     public static GoalResult grade(GradeOptions options, GradeLog log) {
         GoalSettings settings = options.settings();
+        Shard shard = options.shard();
+        if (!shard.selects(settings.executionId())) {
+            int home = 1;
+            while (!new Shard(home, shard.count()).selects(settings.executionId())) {
+                home++;
+            }
+            log.info("envelope (" + settings.executionId() + ") runs on shard " + home + "/" + shard.count()
+                    + ", where its execution id hashes to; this is shard " + shard.index() + "/" + shard.count() + ": not graded here");
+            return new GoalResult(List.of(), null, "not_on_this_shard");
+        }
         return Reports.grade(settings, options.command() == null || options.command().isEmpty() ? options.envelope().getFileName().toString() : display(options.command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
     }
 
@@ -123,13 +144,14 @@ public final class EnvelopeGoal {
         guard.verifyUnchanged();
         EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences);
         double seconds = (System.nanoTime() - started) / 1e9;
-        writeReports(settings, caseName, command, envelope, verdict, seconds, log);
+        writeReports(settings, options.shard(), caseName, command, envelope, verdict, seconds, log);
         printTable(log, caseName, envelope, verdict);
         List<String> failures = verdict.accepted() ? List.of()
                 : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + failureMessage(verdict, envelope)
                         + ". If the cost increase is intended, re-record with `mvn patchgrade:record-envelope -Dpatchgrade.force=true`"
                         + " and commit the envelope with the patch");
-        return new GoalResult(failures, null, verdict.verdict());
+        // The worst is what the report's failure type says: the first reason, not "reject".
+        return new GoalResult(failures, null, verdict.accepted() ? verdict.verdict() : verdict.reasons().get(0));
     }
 
     private static List<String> hostDifferences(GradeOptions options, Envelope envelope, GradeLog log) {
@@ -186,7 +208,7 @@ public final class EnvelopeGoal {
         return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
     }
 
-    private static void writeReports(GoalSettings settings, String caseName, List<String> command, Envelope envelope,
+    private static void writeReports(GoalSettings settings, Shard shard, String caseName, List<String> command, Envelope envelope,
             EnvelopeVerdict verdict, double seconds, GradeLog log) {
         EnvelopeRun first = verdict.runs().get(0);
         String details = detailText(verdict, envelope, settings) + (verdict.accepted() ? "" : settings.facts().hintText(first.stderrExcerpt(), log));
@@ -194,7 +216,7 @@ public final class EnvelopeGoal {
                 ? TestCaseReport.passed(caseName, seconds, first.stdoutExcerpt(), first.stderrExcerpt())
                 : TestCaseReport.failed(caseName, seconds, verdict.reasons().get(0), failureMessage(verdict, envelope), details,
                         first.stdoutExcerpt(), first.stderrExcerpt());
-        Reports.writeSuite(settings, List.of(test), seconds);
+        Reports.writeSuite(settings, settings.suiteName(shard), List.of(test), seconds);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("mode", "grade");
         json.put("goal", "envelope");

@@ -27,6 +27,8 @@ import java.util.Map;
  * @param outputDirectory where full output streams and candidate digests are kept ({@code target/patchgrade})
  * @param sandbox what the children of this execution may see
  * @param facts what its launchers turned out to be, for the reports
+ * @param module the module's artifactId, first in suite and class names so that a reactor's modules stay apart
+ *     in Jenkins; {@code null} leaves it out
  */
 public record GoalSettings(
         String goal,
@@ -36,7 +38,8 @@ public record GoalSettings(
         Path workingDirectory,
         Map<String, String> environment,
         SandboxSettings sandbox,
-        LaunchFacts facts) {
+        LaunchFacts facts,
+        String module) {
 
     public GoalSettings {
         environment = environment == null ? Map.of() : Map.copyOf(environment);
@@ -46,11 +49,16 @@ public record GoalSettings(
 
     public GoalSettings(String goal, String executionId, Path reportsDirectory, Path outputDirectory, Path workingDirectory,
             Map<String, String> environment) {
-        this(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, SandboxSettings.auto(), null);
+        this(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, SandboxSettings.auto(), null, null);
     }
 
     public GoalSettings withSandbox(SandboxSettings settings) {
-        return new GoalSettings(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, settings, null);
+        return new GoalSettings(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, settings, null, module);
+    }
+
+    /** The same execution, named in its reports after the module (its artifactId). */
+    public GoalSettings withModule(String artifactId) {
+        return new GoalSettings(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, sandbox, facts, artifactId);
     }
 
     /** A launcher for this execution's children, sandboxed as {@link #sandboxSpec} says; its facts go to the reports. */
@@ -157,9 +165,14 @@ public record GoalSettings(
         return reportsDirectory.resolve(qualifiedName() + ".json");
     }
 
-    /** The JUnit suite name: the qualified name, with the shard where only a shard runs, so merged agents' reports stay apart. */
+    /** The JUnit {@code classname} of every test case: {@code <artifactId>.patchgrade.<goal>.<executionId>}. */
+    public String className() {
+        return module == null || module.isBlank() ? qualifiedName() : module + "." + qualifiedName();
+    }
+
+    /** The JUnit suite name: the class name, with the shard where only a shard runs, so merged agents' reports stay apart. */
     public String suiteName(Shard shard) {
-        return shard.all() ? qualifiedName() : qualifiedName() + "." + shard.label();
+        return shard.all() ? className() : className() + "." + shard.label();
     }
 
     /** A launch of {@code command} in this execution's directory, with the pinned environment plus {@code environment} and {@code extra}. */

@@ -13,17 +13,22 @@ import java.util.Map;
 
 /** Writes a goal execution's JUnit XML and JSON reports under the names the contract fixes. */
 public final class Reports {
+    /** The suite each grading in progress wrote last, for its console summary; keyed by report file, so parallel modules never mix. */
+    private static final Map<java.nio.file.Path, TestSuiteReport> WRITTEN = new java.util.concurrent.ConcurrentHashMap<>();
+
     private Reports() {}
 
     public static void writeSuite(GoalSettings settings, List<TestCaseReport> cases, double seconds) {
-        writeSuite(settings, settings.qualifiedName(), cases, seconds);
+        writeSuite(settings, settings.className(), cases, seconds);
     }
 
     public static void writeSuite(GoalSettings settings, String suiteName, List<TestCaseReport> cases, double seconds) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("patchgrade.sandbox", settings.facts().sandbox().describe());
         properties.put("patchgrade.method", settings.facts().method());
-        JUnitXmlWriter.write(new TestSuiteReport(suiteName, settings.qualifiedName(), seconds, cases, properties), settings.xmlReport());
+        TestSuiteReport suite = new TestSuiteReport(suiteName, settings.className(), seconds, cases, properties);
+        JUnitXmlWriter.write(suite, settings.xmlReport());
+        WRITTEN.put(settings.xmlReport(), suite);
     }
 
     /** The report's {@code sandbox} object, for the JSON reports of every goal. */
@@ -93,6 +98,26 @@ public final class Reports {
             result = GoalResult.error(error);
         }
         summarize(settings, log);
+        TestSuiteReport suite = WRITTEN.remove(settings.xmlReport());
+        if (suite != null) {
+            String line = testsRunLine(suite);
+            if (result.error() != null || result.failed()) {
+                log.warn(line);
+                log.warn("worst: " + result.worst());
+            } else {
+                log.info(line);
+                log.info("worst: " + result.worst());
+            }
+        }
         return result;
+    }
+
+    /** Surefire's summary line, so that people and log parsers find the totals where they look for them. */
+    public static String testsRunLine(TestSuiteReport suite) {
+        long tests = Math.max(1, suite.cases().size());
+        long skipped = suite.cases().isEmpty() ? 1 : suite.count(TestCaseReport.Status.SKIPPED);
+        return String.format(java.util.Locale.ROOT, "Tests run: %d, Failures: %d, Errors: %d, Skipped: %d, Time elapsed: %.3f s - in %s",
+                tests, suite.count(TestCaseReport.Status.FAILED), suite.count(TestCaseReport.Status.ERROR), skipped, suite.seconds(),
+                suite.suiteName());
     }
 }

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /**
@@ -14,6 +16,8 @@ import java.util.Locale;
 public final class JUnitXmlWriter {
     /** Jenkins keeps 50,000 characters of a failing case's output; stay well under it. */
     public static final int MAX_STREAM_CHARS = 16_000;
+    /** Ant's and Jenkins' form: local ISO date and time to the second, no zone (UTC here). */
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss", Locale.ROOT).withZone(ZoneOffset.UTC);
 
     private JUnitXmlWriter() {}
 
@@ -33,7 +37,9 @@ public final class JUnitXmlWriter {
                 .append("\" failures=\"").append(suite.count(TestCaseReport.Status.FAILED))
                 .append("\" errors=\"").append(suite.count(TestCaseReport.Status.ERROR))
                 .append("\" skipped=\"").append(suite.cases().isEmpty() ? 1 : suite.count(TestCaseReport.Status.SKIPPED))
-                .append("\" time=\"").append(seconds(suite.seconds())).append("\">\n");
+                .append("\" time=\"").append(seconds(suite.seconds()))
+                .append("\" timestamp=\"").append(TIMESTAMP.format(suite.timestamp()))
+                .append("\" hostname=\"").append(XmlText.attribute(suite.hostname())).append("\">\n");
         if (!suite.properties().isEmpty()) {
             xml.append("  <properties>\n");
             suite.properties().forEach((name, value) -> xml.append("    <property name=\"").append(XmlText.attribute(name))
@@ -75,13 +81,25 @@ public final class JUnitXmlWriter {
 
     private static void problem(StringBuilder xml, String element, TestCaseReport test) {
         xml.append("    <").append(element)
-                .append(" message=\"").append(XmlText.attribute(XmlText.oneLine(nullToEmpty(test.message()))))
+                .append(" message=\"").append(XmlText.attribute(XmlText.oneLine(withoutType(test.message(), test.type()))))
                 .append("\" type=\"").append(XmlText.attribute(nullToEmpty(test.type()))).append("\"");
         if (present(test.details())) {
             xml.append(">").append(XmlText.cdata(cap(test.details()))).append("</").append(element).append(">\n");
         } else {
             xml.append("/>\n");
         }
+    }
+
+    /**
+     * The message without a leading {@code "<type>: "}: Jenkins and Surefire's report show the type next to
+     * the message, and {@code rss: rss: measured ...} reads as a stutter.
+     */
+    static String withoutType(String message, String type) {
+        String text = nullToEmpty(message);
+        if (type != null && !type.isEmpty() && text.startsWith(type + ": ")) {
+            return text.substring(type.length() + 2);
+        }
+        return text;
     }
 
     static String seconds(double seconds) {

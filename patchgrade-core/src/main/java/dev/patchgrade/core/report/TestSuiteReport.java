@@ -1,16 +1,19 @@
 package dev.patchgrade.core.report;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
  * One JUnit {@code testsuite}: one goal execution (one shard of it, where sharded).
  *
  * @param suiteName unique across the files Jenkins merges (carries the shard)
- * @param className the {@code classname} of every test case: {@code patchgrade.<goal>.<executionId>}
+ * @param className the {@code classname} of every test case: {@code <artifactId>.patchgrade.<goal>.<executionId>}
  * @param properties the suite's {@code properties} ({@code patchgrade.sandbox}, ...), in order
+ * @param timestamp when the grading started
+ * @param hostname the machine that graded, so that a report from the wrong agent can be told apart
  */
 public record TestSuiteReport(String suiteName, String className, double seconds, List<TestCaseReport> cases,
-        java.util.Map<String, String> properties) {
+        java.util.Map<String, String> properties, Instant timestamp, String hostname) {
 
     public TestSuiteReport {
         cases = List.copyOf(cases);
@@ -19,6 +22,12 @@ public record TestSuiteReport(String suiteName, String className, double seconds
 
     public TestSuiteReport(String suiteName, String className, double seconds, List<TestCaseReport> cases) {
         this(suiteName, className, seconds, cases, null);
+    }
+
+    /** A suite that ended now, {@code seconds} after it started, on this machine. */
+    public TestSuiteReport(String suiteName, String className, double seconds, List<TestCaseReport> cases,
+            java.util.Map<String, String> properties) {
+        this(suiteName, className, seconds, cases, properties, Instant.now().minusMillis(Math.round(seconds * 1000)), HostName.LOCAL);
     }
 
     public long count(TestCaseReport.Status status) {

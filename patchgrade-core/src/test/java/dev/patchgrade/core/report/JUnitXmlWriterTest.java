@@ -34,10 +34,29 @@ class JUnitXmlWriterTest {
         assertThat(root.getAttribute("time")).isEqualTo("1.500");
         Element failure = (Element) doc.getElementsByTagName("failure").item(0);
         assertThat(failure.getAttribute("type")).isEqualTo("stderr_sha256");
-        assertThat(failure.getAttribute("message")).isEqualTo("stderr_sha256: aaa -> bbb");
+        assertThat(failure.getAttribute("message")).as("the type is shown beside the message; no stutter").isEqualTo("aaa -> bbb");
         assertThat(failure.getTextContent()).isEqualTo("details\nmore");
         assertThat(doc.getElementsByTagName("system-err").item(0).getTextContent()).isEqualTo("WARN: rounding\n");
         assertThat(((Element) doc.getElementsByTagName("error").item(0)).getAttribute("type")).isEqualTo("case_set_drift");
+    }
+
+    @Test
+    void theSuiteSaysWhenAndWhereItRan() throws Exception {
+        TestSuiteReport suite = new TestSuiteReport("m.patchgrade.envelope.e", "m.patchgrade.envelope.e", 2, List.of(
+                TestCaseReport.failed("driver", 2, "rss", "rss: measured 9 KB, ceiling 5 KB", null, null, null)),
+                java.util.Map.of(), java.time.Instant.parse("2026-03-04T05:06:07.890Z"), "agent-7");
+        Element root = parse(JUnitXmlWriter.render(suite)).getDocumentElement();
+        assertThat(root.getAttribute("timestamp")).isEqualTo("2026-03-04T05:06:07");
+        assertThat(root.getAttribute("hostname")).isEqualTo("agent-7");
+        assertThat(((Element) root.getElementsByTagName("failure").item(0)).getAttribute("message")).isEqualTo("measured 9 KB, ceiling 5 KB");
+        assertThat(new TestSuiteReport("s", "c", 0, List.of()).hostname()).isNotBlank();
+    }
+
+    @Test
+    void aMessageThatMerelyStartsLikeAnotherTypeKeepsIt() {
+        assertThat(JUnitXmlWriter.withoutType("exit: 0 -> 1; stdout_sha256: a -> b", "exit")).isEqualTo("0 -> 1; stdout_sha256: a -> b");
+        assertThat(JUnitXmlWriter.withoutType("exit: 0 -> 1", "sanitizer")).isEqualTo("exit: 0 -> 1");
+        assertThat(JUnitXmlWriter.withoutType(null, "rss")).isEmpty();
     }
 
     @Test
