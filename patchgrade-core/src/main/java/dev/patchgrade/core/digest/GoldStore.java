@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.JsonReports;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -185,7 +186,7 @@ public final class GoldStore {
         Path parent = target.getParent();
         try {
             Files.createDirectories(parent);
-            Path fresh = Files.createTempDirectory(parent, "." + target.getFileName() + ".new-");
+            Path fresh = AtomicFiles.createDirectory(parent, "." + target.getFileName() + ".new-");
             try {
                 for (DigestTuple tuple : tuples) {
                     Files.write(fresh.resolve(SafeNames.jsonFile(tuple.caseId())),

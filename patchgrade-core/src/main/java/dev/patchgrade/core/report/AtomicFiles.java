@@ -1,28 +1,70 @@
 package dev.patchgrade.core.report;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.HexFormat;
 
-/** Writes a file through a temporary sibling and a rename, so readers see the old file or the new one. */
+/**
+ * Writes a file through a temporary sibling and a rename, so readers see the old file or the new one.
+ * Files and folders get the modes the umask gives (typically {@code 0644} and {@code 0755}), unlike
+ * the JDK's temporary files ({@code 0600}), so a web server or a container running as another user
+ * can read the reports, envelopes, sidecars and gold digests.
+ */
 public final class AtomicFiles {
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private AtomicFiles() {}
 
     public static void write(Path file, byte[] content) throws IOException {
         Path target = file.toAbsolutePath();
         Files.createDirectories(target.getParent());
-        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+        Path temporary = null;
         try {
-            Files.write(temporary, content);
+            OutputStream out = null;
+            while (out == null) {
+                temporary = target.resolveSibling(uniqueName("." + target.getFileName(), ".tmp"));
+                try {
+                    out = Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                } catch (FileAlreadyExistsException taken) {
+                    temporary = null;
+                }
+            }
+            try (OutputStream stream = out) {
+                stream.write(content);
+            }
             try {
                 Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
             }
         } finally {
-            Files.deleteIfExists(temporary);
+            if (temporary != null) {
+                Files.deleteIfExists(temporary);
+            }
         }
+    }
+
+    /** A new, empty folder in {@code parent} named {@code prefix} plus a random part, with the umask's mode. */
+    public static Path createDirectory(Path parent, String prefix) throws IOException {
+        while (true) {
+            try {
+                return Files.createDirectory(parent.resolve(uniqueName(prefix, "")));
+            } catch (FileAlreadyExistsException taken) {
+                // try another name
+            }
+        }
+    }
+
+    private static String uniqueName(String prefix, String suffix) {
+        byte[] bytes = new byte[8];
+        RANDOM.nextBytes(bytes);
+        return prefix + HexFormat.of().formatHex(bytes) + suffix;
     }
 }
