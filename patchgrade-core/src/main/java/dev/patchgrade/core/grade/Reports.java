@@ -59,7 +59,7 @@ public final class Reports {
     /** Rebuilds the HTML summary over every execution's JSON report and says where it is. */
     public static void summarize(GoalSettings settings, GradeLog log) {
         try {
-            log.info("summary: " + HtmlSummary.refresh(settings.reportsDirectory()).toUri());
+            log.info("summary: " + HtmlSummary.refresh(settings.reportsDirectory(), settings.module()).toUri());
         } catch (java.io.UncheckedIOException e) {
             log.warn("could not write the HTML summary: " + e.getMessage());
         }

@@ -14,17 +14,30 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 /**
- * {@code index.html}: one self-contained page (inline CSS, no script, no network) over every goal
- * execution whose JSON report lies in the reports directory, rebuilt after each execution so the
- * last one of a module build covers them all. Envelopes get a bar per figure (measured against its
- * ceiling), digests a grid of the drifting fields per case, three-column grades the pattern counts.
+ * {@code index.html}: one page (no script, no network) over every goal execution whose JSON report
+ * lies in the reports directory, rebuilt after each execution so the last one of a module build
+ * covers them all. Envelopes get a bar per figure (measured against its ceiling), digests a grid of
+ * the drifting fields per case, three-column grades the pattern counts.
+ *
+ * <p>It keeps its look under Jenkins' default Content Security Policy ({@code sandbox; default-src
+ * 'none'; img-src 'self'; style-src 'self';}), which blocks inline {@code <style>} and {@code style=}:
+ * the styles live in {@code patchgrade.css} beside the page, and the bars are SVG shapes whose size
+ * and colour are presentation attributes, which the policy does not govern.
  */
 public final class HtmlSummary {
     public static final String FILE = "index.html";
+    public static final String STYLESHEET = "patchgrade.css";
+    private static final int BAR_WIDTH = 320;
+    private static final int BAR_HEIGHT = 14;
 
     private HtmlSummary() {}
 
     public static Path refresh(Path reportsDirectory) {
+        return refresh(reportsDirectory, null);
+    }
+
+    /** @param module the module's name for the page title, or {@code null} */
+    public static Path refresh(Path reportsDirectory, String module) {
         List<JsonNode> reports = new ArrayList<>();
         List<String> names = new ArrayList<>();
         try (Stream<Path> files = Files.list(reportsDirectory)) {
@@ -44,17 +57,35 @@ public final class HtmlSummary {
         }
         Path index = reportsDirectory.resolve(FILE);
         try {
-            AtomicFiles.write(index, render(names, reports).getBytes(StandardCharsets.UTF_8));
+            writeStylesheet(reportsDirectory);
+            AtomicFiles.write(index, render(module, names, reports).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + index, e);
         }
         return index;
     }
 
+    static void writeStylesheet(Path directory) throws IOException {
+        Path css = directory.resolve(STYLESHEET);
+        byte[] bytes = CSS.getBytes(StandardCharsets.UTF_8);
+        if (!Files.isRegularFile(css) || !java.util.Arrays.equals(Files.readAllBytes(css), bytes)) {
+            AtomicFiles.write(css, bytes);
+        }
+    }
+
+    /** The head of every patchgrade page: the title and the stylesheet beside it. */
+    static String head(String title) {
+        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" + esc(title) + "</title>\n"
+                + "<link rel=\"stylesheet\" href=\"" + STYLESHEET + "\"></head>\n<body>\n<h1>" + esc(title) + "</h1>\n";
+    }
+
     static String render(List<String> names, List<JsonNode> reports) {
+        return render(null, names, reports);
+    }
+
+    static String render(String module, List<String> names, List<JsonNode> reports) {
         StringBuilder html = new StringBuilder(16_384);
-        html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>patchgrade summary</title>\n<style>\n")
-                .append(CSS).append("</style></head>\n<body>\n<h1>patchgrade summary</h1>\n");
+        html.append(head(module == null || module.isBlank() ? "patchgrade summary" : "patchgrade: " + module));
         html.append("<table class=\"overview\"><tr><th>goal execution</th><th>outcome</th><th>graded</th></tr>\n");
         for (int i = 0; i < reports.size(); i++) {
             JsonNode report = reports.get(i);
@@ -84,7 +115,7 @@ public final class HtmlSummary {
         return html.toString();
     }
 
-    private static String outcome(JsonNode report) {
+    static String outcome(JsonNode report) {
         if (report.has("error")) {
             return "error: " + report.path("error").path("type").asText();
         }
@@ -94,14 +125,14 @@ public final class HtmlSummary {
         return report.path("verdict").asText("unknown");
     }
 
-    private static String cssClass(String outcome) {
+    static String cssClass(String outcome) {
         return switch (outcome) {
             case "accept", "pass", "pass_all_agree" -> "ok";
             default -> outcome.startsWith("error") ? "err" : "bad";
         };
     }
 
-    private static String graded(JsonNode report) {
+    static String graded(JsonNode report) {
         if (report.has("rows")) {
             return report.path("rows").size() + " rows";
         }
@@ -130,9 +161,9 @@ public final class HtmlSummary {
             String headroom = ceiling == 0 ? "-" : over
                     ? String.format(Locale.ROOT, "over by %.0f%%", (measured - ceiling) * 100.0 / ceiling)
                     : String.format(Locale.ROOT, "%.0f%% left", (ceiling - measured) * 100.0 / ceiling);
-            html.append("<tr><td>").append(esc(figure.path("ceiling_key").asText())).append("</td><td><div class=\"track\"><div class=\"fill ")
-                    .append(over ? "bad" : "ok").append("\" style=\"width:").append(pct(measuredPct)).append("%\"></div><div class=\"limit\" style=\"left:")
-                    .append(pct(ceilingPct)).append("%\" title=\"ceiling\"></div></div></td><td class=\"num\">")
+            html.append("<tr><td>").append(esc(figure.path("ceiling_key").asText())).append("</td><td>")
+                    .append(bar(measuredPct, over ? "bad" : "ok", ceilingPct, figure.path("ceiling_key").asText() + ": " + headroom))
+                    .append("</td><td class=\"num\">")
                     .append(String.format(Locale.ROOT, "%,d", measured)).append("</td><td class=\"num\">").append(String.format(Locale.ROOT, "%,d", ceiling))
                     .append("</td><td class=\"num ").append(over ? "bad" : "ok").append("\">").append(headroom).append("</td></tr>\n");
         }
@@ -176,9 +207,9 @@ public final class HtmlSummary {
         while (counts.hasNext()) {
             Map.Entry<String, JsonNode> entry = counts.next();
             int n = entry.getValue().asInt();
-            html.append("<tr><td>").append(esc(entry.getKey())).append("</td><td><div class=\"track\"><div class=\"fill ")
-                    .append(cssClass(entry.getKey())).append("\" style=\"width:").append(pct(n * 100.0 / total)).append("%\"></div></div></td><td class=\"num\">")
-                    .append(n).append("</td></tr>\n");
+            html.append("<tr><td>").append(esc(entry.getKey())).append("</td><td>")
+                    .append(bar(n * 100.0 / total, cssClass(entry.getKey()), -1, entry.getKey() + ": " + n + " of " + total))
+                    .append("</td><td class=\"num\">").append(n).append("</td></tr>\n");
         }
         html.append("</table>\n<table class=\"grid\"><tr><th>case</th><th>pattern</th><th>reference</th><th>candidate</th><th>golden</th></tr>\n");
         for (JsonNode row : report.path("rows")) {
@@ -210,8 +241,30 @@ public final class HtmlSummary {
         return String.join(" ", parts);
     }
 
-    private static String pct(double value) {
-        return String.format(Locale.ROOT, "%.1f", Math.max(0, Math.min(100, value)));
+    /** Colours of the bars, as SVG fill attributes: the page's policy may block every style, never these. */
+    private static final Map<String, String> FILL = Map.of("ok", "#4caf50", "bad", "#e53935", "err", "#fb8c00");
+
+    /**
+     * A bar as inline SVG: a track, a fill of {@code percent} of its width, and a ceiling mark at
+     * {@code markPercent} (none when negative). Sizes and colours are attributes, not styles.
+     */
+    static String bar(double percent, String kind, double markPercent, String label) {
+        StringBuilder svg = new StringBuilder(320);
+        svg.append("<svg class=\"bar\" width=\"").append(BAR_WIDTH).append("\" height=\"").append(BAR_HEIGHT + 6)
+                .append("\" viewBox=\"0 0 ").append(BAR_WIDTH).append(' ').append(BAR_HEIGHT + 6).append("\" role=\"img\" aria-label=\"")
+                .append(esc(label)).append("\"><title>").append(esc(label)).append("</title>")
+                .append("<rect x=\"0\" y=\"3\" width=\"").append(BAR_WIDTH).append("\" height=\"").append(BAR_HEIGHT).append("\" fill=\"#eeeeee\"/>")
+                .append("<rect class=\"fill ").append(kind).append("\" x=\"0\" y=\"3\" width=\"").append(px(percent)).append("\" height=\"")
+                .append(BAR_HEIGHT).append("\" fill=\"").append(FILL.getOrDefault(kind, "#e53935")).append("\"/>");
+        if (markPercent >= 0) {
+            svg.append("<rect class=\"limit\" x=\"").append(px(Math.min(markPercent, 99.4))).append("\" y=\"0\" width=\"2\" height=\"")
+                    .append(BAR_HEIGHT + 6).append("\" fill=\"#222222\"/>");
+        }
+        return svg.append("</svg>").toString();
+    }
+
+    private static String px(double percent) {
+        return String.format(Locale.ROOT, "%.1f", Math.max(0, Math.min(100, percent)) * BAR_WIDTH / 100);
     }
 
     static String esc(String text) {
@@ -227,10 +280,7 @@ public final class HtmlSummary {
             td.num { text-align: right; font-variant-numeric: tabular-nums; }
             .ok { color: #176f2c; } .bad { color: #b3261e; font-weight: 600; } .err { color: #8a4b00; font-weight: 600; }
             .badge { font-size: .8em; border: 1px solid currentColor; border-radius: 3px; padding: 0 .4em; }
-            .track { position: relative; width: 320px; height: 14px; background: #eee; border-radius: 2px; }
-            .fill { position: absolute; left: 0; top: 0; bottom: 0; border-radius: 2px; }
-            .fill.ok { background: #4caf50; } .fill.bad { background: #e53935; } .fill.err { background: #fb8c00; }
-            .limit { position: absolute; top: -3px; bottom: -3px; width: 2px; background: #222; }
+            svg.bar { display: block; }
             td.drift { background: #fde7e7; color: #b3261e; } td.same { color: #666; }
             code { font-family: ui-monospace, monospace; white-space: pre-wrap; }
             p.error { background: #fff4e5; padding: .6em; border-left: 4px solid #fb8c00; }

@@ -138,7 +138,7 @@ class BadInputTest {
         assertThat(result.error().getMessage()).isEqualTo(envelope + ": key \"timeout_s\" must be a positive number of seconds (found 0)");
         try (Stream<Path> files = Files.list(s.reportsDirectory())) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
-                    .containsExactly("TEST-patchgrade.envelope.bad.xml", "index.html", "patchgrade.envelope.bad.json");
+                    .containsExactly("TEST-patchgrade.envelope.bad.xml", "index.html", "patchgrade.css", "patchgrade.envelope.bad.json");
         }
         assertThat(Files.readString(envelope)).isEqualTo("{\"timeout_s\": 0, \"max_rss_kb\": 1, \"max_user_us\": 1}");
     }
