@@ -1,0 +1,101 @@
+package dev.patchgrade.core.grade;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.report.JsonReports;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * The {@code check} goal without Maven: reads the JSON report of every grading execution of a module
+ * and says which of them failed or stopped with an error, so the build can fail once, at the end,
+ * with all of them (the grading executions ran with {@code testFailureIgnore}).
+ */
+public final class ModuleCheck {
+    private ModuleCheck() {}
+
+    /**
+     * One goal execution as its JSON report tells it.
+     *
+     * @param name {@code <goal>.<executionId>}
+     * @param outcome {@code pass}, {@code accept}, or the worst failure type or error name
+     * @param detail one line: how many graded items failed, or the error's message
+     */
+    public record Execution(String name, Status status, String outcome, String detail) {}
+
+    public enum Status { PASSED, FAILED, ERROR }
+
+    /** What the reports said: the executions read, oldest report first, and the reports passed over as older than this build. */
+    public record Result(List<Execution> executions, List<Path> stale) {
+        public List<Execution> with(Status status) {
+            return executions.stream().filter(e -> e.status() == status).toList();
+        }
+    }
+
+    /**
+     * @param since reports last written before this instant belong to an earlier build and are passed over
+     *     ({@code null} reads them all)
+     */
+    public static Result read(Path reportsDirectory, Instant since) {
+        List<Execution> executions = new ArrayList<>();
+        List<Path> stale = new ArrayList<>();
+        if (!Files.isDirectory(reportsDirectory)) {
+            return new Result(executions, stale);
+        }
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(reportsDirectory)) {
+            files = listing.filter(p -> p.getFileName().toString().startsWith("patchgrade.") && p.getFileName().toString().endsWith(".json"))
+                    .sorted().toList();
+        } catch (IOException e) {
+            throw new PatchgradeException("io_error", "cannot list the reports in " + reportsDirectory + ": " + e.getMessage(), e);
+        }
+        for (Path file : files) {
+            JsonNode report;
+            try {
+                if (since != null && Files.getLastModifiedTime(file).toInstant().isBefore(since)) {
+                    stale.add(file);
+                    continue;
+                }
+                report = JsonReports.MAPPER.readTree(file.toFile());
+            } catch (IOException e) {
+                throw new PatchgradeException("unreadable_report", file + " cannot be read as a patchgrade JSON report (" + e.getMessage()
+                        + "); delete it, or run `mvn clean verify`", e);
+            }
+            String name = file.getFileName().toString();
+            executions.add(execution(name.substring("patchgrade.".length(), name.length() - ".json".length()), report));
+        }
+        return new Result(executions, stale);
+    }
+
+    static Execution execution(String name, JsonNode report) {
+        if (report.has("error")) {
+            String type = report.path("error").path("type").asText("error");
+            return new Execution(name, Status.ERROR, type, report.path("error").path("message").asText());
+        }
+        String verdict = report.path("verdict").asText();
+        boolean failed = verdict.equals("fail") || verdict.equals("reject");
+        if (report.has("reasons")) {
+            // envelope: one graded command
+            String worst = failed && report.path("reasons").size() > 0 ? report.path("reasons").path(0).asText() : verdict;
+            List<String> reasons = new ArrayList<>();
+            report.path("reasons").forEach(r -> reasons.add(r.asText()));
+            return new Execution(name, failed ? Status.FAILED : Status.PASSED, worst,
+                    failed ? "rejected for " + String.join(", ", reasons) : "within every ceiling");
+        }
+        // digest (cases, each with a verdict) or three-column (rows, each with a pattern)
+        boolean rows = report.has("rows");
+        int total = report.path(rows ? "rows" : "cases").size();
+        long failing = 0;
+        for (JsonNode item : report.path(rows ? "rows" : "cases")) {
+            boolean passed = rows ? item.path("pattern").asText().equals("pass_all_agree") : !item.path("verdict").asText().equals("fail");
+            failing += passed ? 0 : 1;
+        }
+        return new Execution(name, failed ? Status.FAILED : Status.PASSED, report.path("worst").asText(verdict),
+                failing + " of " + total + (rows ? " row(s)" : " case(s)") + " failing");
+    }
+}

@@ -1,0 +1,58 @@
+package dev.patchgrade.core.grade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.patchgrade.core.PatchgradeException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ModuleCheckTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void namesEveryFailingAndErroringExecutionWithItsWorstType() throws Exception {
+        Files.writeString(dir.resolve("patchgrade.envelope.driver.json"), "{\"verdict\":\"reject\",\"reasons\":[\"rss\",\"user_cpu\"]}");
+        Files.writeString(dir.resolve("patchgrade.digest.plain.json"), "{\"verdict\":\"fail\",\"worst\":\"sanitizer\",\"cases\":["
+                + "{\"verdict\":\"fail\"},{\"verdict\":\"pass\"},{\"verdict\":\"fail\"}]}");
+        Files.writeString(dir.resolve("patchgrade.three-column.tenths.json"), "{\"verdict\":\"pass\",\"worst\":\"pass_all_agree\",\"rows\":["
+                + "{\"pattern\":\"pass_all_agree\"}]}");
+        Files.writeString(dir.resolve("patchgrade.digest.ubsan.json"), "{\"verdict\":\"error\",\"error\":{\"type\":\"toolchain_drift\","
+                + "\"message\":\"gold recorded with g++ 12\"}}");
+        Files.writeString(dir.resolve("patchgrade.three-column.tenths.feedback.jsonl"), "not a report\n");
+
+        ModuleCheck.Result result = ModuleCheck.read(dir, null);
+
+        assertThat(result.executions()).extracting(ModuleCheck.Execution::name)
+                .containsExactly("digest.plain", "digest.ubsan", "envelope.driver", "three-column.tenths");
+        assertThat(result.with(ModuleCheck.Status.FAILED)).containsExactly(
+                new ModuleCheck.Execution("digest.plain", ModuleCheck.Status.FAILED, "sanitizer", "2 of 3 case(s) failing"),
+                new ModuleCheck.Execution("envelope.driver", ModuleCheck.Status.FAILED, "rss", "rejected for rss, user_cpu"));
+        assertThat(result.with(ModuleCheck.Status.ERROR)).containsExactly(
+                new ModuleCheck.Execution("digest.ubsan", ModuleCheck.Status.ERROR, "toolchain_drift", "gold recorded with g++ 12"));
+        assertThat(result.with(ModuleCheck.Status.PASSED)).extracting(ModuleCheck.Execution::detail).containsExactly("0 of 1 row(s) failing");
+    }
+
+    @Test
+    void reportsOlderThanTheBuildAreLeftOverAndNotJudged() throws Exception {
+        Path old = Files.writeString(dir.resolve("patchgrade.envelope.removed.json"), "{\"verdict\":\"reject\",\"reasons\":[\"rss\"]}");
+        Files.setLastModifiedTime(old, FileTime.from(Instant.parse("2020-01-01T00:00:00Z")));
+        Files.writeString(dir.resolve("patchgrade.envelope.driver.json"), "{\"verdict\":\"accept\",\"reasons\":[]}");
+        ModuleCheck.Result result = ModuleCheck.read(dir, Instant.parse("2021-01-01T00:00:00Z"));
+        assertThat(result.stale()).containsExactly(old);
+        assertThat(result.executions()).extracting(ModuleCheck.Execution::status).containsExactly(ModuleCheck.Status.PASSED);
+    }
+
+    @Test
+    void aBrokenReportIsAnErrorNamingIt() throws Exception {
+        Files.writeString(dir.resolve("patchgrade.digest.x.json"), "{ half");
+        assertThatThrownBy(() -> ModuleCheck.read(dir, null)).isInstanceOf(PatchgradeException.class)
+                .hasMessageContaining("patchgrade.digest.x.json").hasMessageContaining("mvn clean verify");
+        assertThat(ModuleCheck.read(dir.resolve("absent"), null).executions()).isEmpty();
+    }
+}
