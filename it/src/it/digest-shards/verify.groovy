@@ -9,8 +9,8 @@ assert !one.isEmpty() && !two.isEmpty()
 assert one.intersect(two).isEmpty() : 'no case is graded twice'
 assert (one + two) as Set == new File(basedir, 'src/test/patchgrade/cases.txt').readLines().findAll { it } as Set
 def suite = { id -> new XmlSlurper().parse(new File(reports, "TEST-patchgrade.digest.${id}.xml")).@name.text() }
-assert suite('agent-1') == 'patchgrade.digest.agent-1.shard-1-of-2'
-assert suite('agent-2') == 'patchgrade.digest.agent-2.shard-2-of-2'
+assert suite('agent-1') == 'digest-shards.patchgrade.digest.agent-1.shard-1-of-2'
+assert suite('agent-2') == 'digest-shards.patchgrade.digest.agent-2.shard-2-of-2'
 assert new JsonSlurper().parse(new File(reports, 'patchgrade.digest.agent-1.json')).shard == '1/2'
 assert new File(reports, 'index.html').text.contains('digest.agent-2')
 assert new File(basedir, 'build.log').text.contains('BUILD SUCCESS')

@@ -12,6 +12,11 @@ public abstract class AbstractGradingMojo extends AbstractPatchgradeMojo {
     @Parameter(property = "patchgrade.testFailureIgnore", defaultValue = "false")
     private boolean testFailureIgnore;
 
+    @Override
+    protected boolean honoursTestSwitches() {
+        return true;
+    }
+
     protected void conclude(GoalResult result) throws MojoExecutionException, MojoFailureException {
         conclude(result, testFailureIgnore);
     }

@@ -6,12 +6,12 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.SandboxSettings;
 import dev.patchgrade.core.launch.SandboxSpec;
+import dev.patchgrade.core.report.ReactorSummary;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.maven.plugin.AbstractMojo;
-import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -42,8 +42,28 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.build.directory}", readonly = true, required = true)
     private File buildDirectory;
 
-    @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
-    private MojoExecution mojoExecution;
+    /** The top-level project's build directory: a reactor's page over every module goes to its patchgrade-reports. */
+    @Parameter(defaultValue = "${session.topLevelProject.build.directory}", readonly = true)
+    private File topLevelBuildDirectory;
+
+    @Parameter(defaultValue = "${mojoExecution.executionId}", readonly = true, required = true)
+    private String executionId;
+
+    @Parameter(defaultValue = "${project.artifactId}", readonly = true, required = true)
+    private String artifactId;
+
+    /** Maven's shared switches, read the way Failsafe reads them; only grading goals honour them. */
+    @Parameter(property = "skipTests", defaultValue = "false", readonly = true)
+    private boolean skipTests;
+
+    @Parameter(property = "maven.test.skip", defaultValue = "false", readonly = true)
+    private boolean mavenTestSkip;
+
+    @Parameter(property = "skipITs", defaultValue = "false", readonly = true)
+    private boolean skipITs;
+
+    @Parameter(property = "maven.test.failure.ignore", defaultValue = "false", readonly = true)
+    private boolean mavenTestFailureIgnore;
 
     @Parameter(defaultValue = "${project}", readonly = true)
     private MavenProject project;
@@ -73,6 +93,11 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             getLog().info("patchgrade: " + goal() + " skipped (patchgrade.skip=true)");
             return;
         }
+        String sharedSwitch = !honoursTestSwitches() ? null : mavenTestSkip ? "maven.test.skip" : skipTests ? "skipTests" : skipITs ? "skipITs" : null;
+        if (sharedSwitch != null) {
+            getLog().info("patchgrade: " + goal() + " skipped (" + sharedSwitch + "=true; grading goals honour it as Failsafe does)");
+            return;
+        }
         try {
             executeGoal();
         } catch (PatchgradeException e) {
@@ -86,6 +111,20 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
 
     protected abstract String goal();
 
+    /** Grading goals (and {@code check}) are tests: Maven's shared test switches apply to them, as to Failsafe's goals. */
+    protected boolean honoursTestSwitches() {
+        return false;
+    }
+
+    /** {@code testFailureIgnore}, or Maven's {@code maven.test.failure.ignore} that Jenkins' Maven jobs set. */
+    protected boolean failuresIgnored(boolean testFailureIgnore) {
+        return testFailureIgnore || mavenTestFailureIgnore;
+    }
+
+    protected String artifactId() {
+        return artifactId;
+    }
+
     protected abstract void executeGoal() throws MojoExecutionException, MojoFailureException;
 
     protected GoalSettings settings() {
@@ -96,8 +135,8 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         }
         SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.of(project),
                 project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
-        return new GoalSettings(goal(), mojoExecution.getExecutionId(), reportsDirectory.toPath(),
-                buildDirectory.toPath().resolve("patchgrade"), workingDirectory.toPath(), environment).withSandbox(sandboxSettings);
+        return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
+                workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId);
     }
 
     private static List<Path> paths(List<File> files) {
@@ -131,8 +170,22 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         };
     }
 
+    /** In a reactor, lists this module's executions on the top-level project's page. */
+    private void summarizeReactor() {
+        if (topLevelBuildDirectory == null || topLevelBuildDirectory.equals(buildDirectory)) {
+            return;
+        }
+        try {
+            Path page = ReactorSummary.register(topLevelBuildDirectory.toPath().resolve("patchgrade-reports"), artifactId, reportsDirectory.toPath());
+            getLog().info("reactor summary: " + page.toUri());
+        } catch (java.io.UncheckedIOException e) {
+            getLog().warn("could not write the reactor summary: " + e.getMessage() + ": " + e.getCause().getMessage());
+        }
+    }
+
     /** Turns a grading result into the build outcome: error, failure, or a logged failure under testFailureIgnore. */
     protected void conclude(GoalResult result, boolean testFailureIgnore) throws MojoExecutionException, MojoFailureException {
+        summarizeReactor();
         String reports = "see " + settings().xmlReport() + " and " + settings().jsonReport();
         if (result.error() != null) {
             throw new MojoExecutionException(result.error().errorName() + ": " + result.error().getMessage() + " (" + reports + ")",
@@ -146,9 +199,10 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         for (String failure : result.failures()) {
             message.append(System.lineSeparator()).append("  ").append(failure);
         }
-        if (testFailureIgnore) {
+        if (failuresIgnored(testFailureIgnore)) {
             getLog().error(message.toString());
-            getLog().warn("patchgrade.testFailureIgnore=true: the build goes on despite these failures");
+            getLog().warn((testFailureIgnore ? "testFailureIgnore" : "maven.test.failure.ignore")
+                    + "=true: the build goes on despite these failures");
             return;
         }
         throw new MojoFailureException(message.toString());

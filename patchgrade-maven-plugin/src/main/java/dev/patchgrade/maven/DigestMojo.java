@@ -29,6 +29,11 @@ public class DigestMojo extends AbstractDigestMojo {
     }
 
     @Override
+    protected boolean honoursTestSwitches() {
+        return true;
+    }
+
+    @Override
     protected void executeGoal() throws MojoExecutionException, MojoFailureException {
         conclude(DigestGoal.grade(options(Shard.parse(shard), false), gradeLog()), testFailureIgnore);
     }

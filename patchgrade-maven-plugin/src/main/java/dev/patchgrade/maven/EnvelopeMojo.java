@@ -1,5 +1,6 @@
 package dev.patchgrade.maven;
 
+import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.envelope.EnvelopeGoal;
 import dev.patchgrade.core.envelope.HostCheck;
 import java.io.File;
@@ -45,6 +46,10 @@ public class EnvelopeMojo extends AbstractGradingMojo {
     @Parameter(property = "patchgrade.compiler")
     private String compiler;
 
+    /** Form K/N: the envelope is graded on the one shard its execution id hashes to, so N agents grade it once. */
+    @Parameter(property = "patchgrade.shard")
+    private String shard;
+
     @Override
     protected String goal() {
         return "envelope";
@@ -53,6 +58,6 @@ public class EnvelopeMojo extends AbstractGradingMojo {
     @Override
     protected void executeGoal() throws MojoExecutionException, MojoFailureException {
         conclude(EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings(), path(envelope), list(command), path(expectStdout),
-                runs, HostCheck.parse(hostCheck), hostClass, compiler), gradeLog()));
+                runs, HostCheck.parse(hostCheck), hostClass, compiler, Shard.parse(shard)), gradeLog()));
     }
 }
