@@ -93,7 +93,8 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             getLog().info("patchgrade: " + goal() + " skipped (patchgrade.skip=true)");
             return;
         }
-        String sharedSwitch = !honoursTestSwitches() ? null : mavenTestSkip ? "maven.test.skip" : skipTests ? "skipTests" : skipITs ? "skipITs" : null;
+        String sharedSwitch = !honoursTestSwitches() ? null
+                : mavenTestSkip ? "maven.test.skip" : skipTests ? "skipTests" : skipITs ? "skipITs" : null;
         if (sharedSwitch != null) {
             getLog().info("patchgrade: " + goal() + " skipped (" + sharedSwitch + "=true; grading goals honour it as Failsafe does)");
             return;
@@ -176,7 +177,8 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             return;
         }
         try {
-            Path page = ReactorSummary.register(topLevelBuildDirectory.toPath().resolve("patchgrade-reports"), artifactId, reportsDirectory.toPath());
+            Path page = ReactorSummary.register(topLevelBuildDirectory.toPath().resolve("patchgrade-reports"), artifactId,
+                    reportsDirectory.toPath());
             getLog().info("reactor summary: " + page.toUri());
         } catch (java.io.UncheckedIOException e) {
             getLog().warn("could not write the reactor summary: " + e.getMessage() + ": " + e.getCause().getMessage());

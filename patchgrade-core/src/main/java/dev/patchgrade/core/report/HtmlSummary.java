@@ -32,10 +32,6 @@ public final class HtmlSummary {
 
     private HtmlSummary() {}
 
-    public static Path refresh(Path reportsDirectory) {
-        return refresh(reportsDirectory, null);
-    }
-
     /** @param module the module's name for the page title, or {@code null} */
     public static Path refresh(Path reportsDirectory, String module) {
         List<JsonNode> reports = new ArrayList<>();
@@ -77,10 +73,6 @@ public final class HtmlSummary {
     static String head(String title) {
         return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>" + esc(title) + "</title>\n"
                 + "<link rel=\"stylesheet\" href=\"" + STYLESHEET + "\"></head>\n<body>\n<h1>" + esc(title) + "</h1>\n";
-    }
-
-    static String render(List<String> names, List<JsonNode> reports) {
-        return render(null, names, reports);
     }
 
     static String render(String module, List<String> names, List<JsonNode> reports) {
