@@ -259,11 +259,14 @@ public final class NativeHelper {
         return null;
     }
 
-    /** {@code -Dpatchgrade.cacheDir}, {@code PATCHGRADE_CACHE}, else the platform's user cache directory. */
+    /**
+     * {@code -Dpatchgrade.cacheDir}, {@code PATCHGRADE_CACHE}, else the platform's user cache directory;
+     * always absolute (a relative setting is taken from where Maven runs), so the sandbox hides the right folder.
+     */
     public static Path cacheRoot() {
         String configured = System.getProperty("patchgrade.cacheDir", System.getenv("PATCHGRADE_CACHE"));
         if (configured != null && !configured.isBlank()) {
-            return Path.of(configured);
+            return Path.of(configured).toAbsolutePath().normalize();
         }
         Path home = Path.of(System.getProperty("user.home"));
         if (System.getProperty("os.name", "").toLowerCase().contains("mac")) {

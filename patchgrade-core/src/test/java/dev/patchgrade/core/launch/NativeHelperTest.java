@@ -150,6 +150,8 @@ class NativeHelperTest {
         NativeHelper.Located located = NativeHelper.locate(log, relative, "cc", NativeHelper.COMPILE_TIMEOUT);
         assertThat(located.problem()).isNull();
         assertThat(located.binary()).isAbsolute().startsWith(cache);
+        System.setProperty("patchgrade.cacheDir", relative.toString());
+        assertThat(NativeHelper.cacheRoot()).as("what the sandbox hides").isEqualTo(cache);
     }
 
     @Test
