@@ -10,12 +10,14 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
+import org.codehaus.plexus.util.xml.Xpp3Dom;
 
 /**
  * What every patchgrade goal shares. {@link #execute()} is final: it handles {@code skip} once and
@@ -67,12 +69,20 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
     @Parameter
     private List<File> writablePaths;
 
+    @Parameter(defaultValue = "${session}", readonly = true, required = true)
+    private MavenSession session;
+
+    /** List every graded row on the console, not only the failing ones. */
+    @Parameter(property = "patchgrade.verbose", defaultValue = "false")
+    private boolean verbose;
+
     @Override
     public final void execute() throws MojoExecutionException, MojoFailureException {
         if (skip) {
             getLog().info("patchgrade: " + goal() + " skipped (patchgrade.skip=true)");
             return;
         }
+        warnOverriddenProperties();
         try {
             executeGoal();
         } catch (PatchgradeException e) {
@@ -81,6 +91,40 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             // Reports or scratch files that cannot be written: the message names the file, the cause says why.
             throw new MojoExecutionException("io_error: " + e.getMessage() + ": " + e.getCause().getMessage()
                     + "; check that the directory exists and is writable", e);
+        }
+    }
+
+    /**
+     * Maven gives a parameter set in the POM precedence over its {@code -D} user property, silently. Say so
+     * for every {@code -Dpatchgrade.*} this execution's configuration overrides: a {@code -Dpatchgrade.gold}
+     * that loses to the POM must not let {@code force} overwrite the committed gold unnoticed.
+     */
+    private void warnOverriddenProperties() {
+        Xpp3Dom configuration = mojoExecution.getConfiguration();
+        if (configuration == null || session == null || mojoExecution.getMojoDescriptor() == null
+                || mojoExecution.getMojoDescriptor().getParameters() == null) {
+            return;
+        }
+        for (org.apache.maven.plugin.descriptor.Parameter parameter : mojoExecution.getMojoDescriptor().getParameters()) {
+            String expression = parameter.getExpression();
+            if (expression == null || !expression.startsWith("${patchgrade.") || !expression.endsWith("}")) {
+                continue;
+            }
+            String property = expression.substring(2, expression.length() - 1);
+            String given = session.getUserProperties().getProperty(property);
+            Xpp3Dom element = configuration.getChild(parameter.getName());
+            if (given == null || element == null) {
+                continue;
+            }
+            String configured = element.getValue();
+            if (element.getChildCount() == 0 && (configured == null || configured.equals(expression) || configured.equals(given))) {
+                continue;
+            }
+            getLog().warn("-D" + property + "=" + given + " is ignored by patchgrade:" + goal() + "@" + mojoExecution.getExecutionId()
+                    + ": the POM configures <" + parameter.getName() + ">" + (configured == null ? "" : configured) + "</"
+                    + parameter.getName() + "> for this execution, and Maven gives the POM precedence over -D. Remove <"
+                    + parameter.getName() + "> from the execution's configuration (or write ${" + property + "} there) to choose it on "
+                    + "the command line");
         }
     }
 
@@ -100,6 +144,11 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
                 buildDirectory.toPath().resolve("patchgrade"), workingDirectory.toPath(), environment).withSandbox(sandboxSettings);
     }
 
+    /** The project's base directory (the working directory where Maven gives no project). */
+    protected Path basedir() {
+        return project == null ? workingDirectory.toPath() : project.getBasedir().toPath();
+    }
+
     private static List<Path> paths(List<File> files) {
         return files == null ? List.of() : files.stream().map(File::toPath).toList();
     }
@@ -108,8 +157,9 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         return file == null ? null : file.toPath();
     }
 
-    protected static List<String> list(List<String> values) {
-        return values == null ? List.of() : List.copyOf(values);
+    /** A command parameter; an empty {@code <arg></arg>} is an error naming the parameter. */
+    protected static List<String> list(String parameter, List<String> values) {
+        return GoalSettings.command(parameter, values);
     }
 
     protected GradeLog gradeLog() {
@@ -127,6 +177,11 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             @Override
             public void debug(String message) {
                 getLog().debug(message);
+            }
+
+            @Override
+            public boolean verbose() {
+                return verbose;
             }
         };
     }
