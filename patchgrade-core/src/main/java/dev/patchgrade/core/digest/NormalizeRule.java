@@ -45,7 +45,8 @@ public record NormalizeRule(String pattern, String replacement, String name) {
 
     /** The {@code basedir} rule for this project directory. */
     public static NormalizeRule basedir(Path projectDirectory) {
-        return new NormalizeRule(Pattern.quote(projectDirectory.toAbsolutePath().normalize().toString()),
+        // Not followed by more of a name: /work/lua must not turn /work/luajit into ${basedir}jit.
+        return new NormalizeRule(Pattern.quote(projectDirectory.toAbsolutePath().normalize().toString()) + "(?![\\w.-])",
                 Matcher.quoteReplacement("${basedir}"), BASEDIR);
     }
 

@@ -173,7 +173,8 @@ public final class EnvelopeGoal {
         List<String> portable = new ArrayList<>();
         for (String part : command) {
             boolean path = part.startsWith("/") && part.indexOf('\0') < 0;
-            portable.add(path ? ProjectPaths.portable(Path.of(part), projectDirectory) : part);
+            String written = path ? ProjectPaths.portable(Path.of(part), projectDirectory) : part;
+            portable.add(written.isEmpty() ? "." : written);
         }
         return portable;
     }

@@ -90,5 +90,6 @@ class EnvelopeKeysTest {
         Path project = Path.of("/work/lua");
         assertThat(EnvelopeGoal.portable(List.of("/work/lua/target/lua", "/work/lua/bench/fib.lua", "-e", "/usr/share/dict/words", "x"), project))
                 .containsExactly("target/lua", "bench/fib.lua", "-e", "/usr/share/dict/words", "x");
+        assertThat(EnvelopeGoal.portable(List.of("/work/lua/target/lua", "/work/lua"), project)).containsExactly("target/lua", ".");
     }
 }
