@@ -128,7 +128,7 @@ public final class ThreeColumnGoal {
 
     private static void checkIdentity(Options options, Path referenceBinary) {
         String actual = ReferenceSidecar.sha256(referenceBinary);
-        String frozen = ReferenceSidecar.read(options.referenceDigest());
+        String frozen = ReferenceSidecar.read(options.referenceDigest(), options.settings().hint("freeze-reference", "-Dpatchgrade.force=true"));
         if (frozen == null) {
             throw new PatchgradeException("reference_identity_drift", "no reference sidecar at " + options.referenceDigest() + ", so the reference "
                     + referenceBinary + " (sha256 " + actual + ") cannot be trusted as frozen. Nothing was graded. Freeze it once it is reviewed: "

@@ -19,7 +19,6 @@ import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.FirstDifference;
 import dev.patchgrade.core.report.JsonReports;
 import dev.patchgrade.core.report.TestCaseReport;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -156,11 +155,7 @@ public final class DigestGoal {
         log.info("digest " + settings.executionId() + ": cases " + options.cases() + ", gold " + options.gold());
         OracleGuard guard = OracleGuard.snapshot(List.of(options.cases(), options.gold()));
         List<Case> cases = CasesFile.read(options.cases(), false);
-        if (!Files.isDirectory(options.gold())) {
-            throw new PatchgradeException("missing_gold", options.gold() + ": no gold directory. Record one from a known-good build with `"
-                    + settings.hint("record-digest", "") + "` and commit it, or fix the <gold> path");
-        }
-        GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets());
+        GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets(), settings.hint("record-digest", "-Dpatchgrade.force=true"));
         checkCaseSet(options, cases, gold);
         checkToolchain(options, gold, log);
         if (!gold.normalize().equals(options.normalize())) {

@@ -45,9 +45,14 @@ public final class GoldStore {
     }
 
     public static Gold read(Path directory, TimeBuckets buckets) {
+        return read(directory, buckets, "mvn patchgrade:record-digest@<executionId> -Dpatchgrade.force=true");
+    }
+
+    /** @param rerecord the command that re-records the directory, as messages should print it */
+    public static Gold read(Path directory, TimeBuckets buckets, String rerecord) {
         if (!Files.isDirectory(directory)) {
             throw new PatchgradeException("missing_gold", directory + ": no gold directory. Record one from a known-good build with "
-                    + "`mvn patchgrade:record-digest` and commit it, or fix the <gold> path");
+                    + "`" + rerecord.replace(" -Dpatchgrade.force=true", "") + "` and commit it, or fix the <gold> path");
         }
         List<Path> files;
         try (Stream<Path> list = Files.list(directory)) {
@@ -82,7 +87,7 @@ public final class GoldStore {
                 normalize = fileNormalize;
             } else if (!Objects.equals(toolchain, fileToolchain) || !normalize.equals(fileNormalize)) {
                 throw new PatchgradeException("malformed_gold", file + ": its toolchain or normalize rules differ from " + first
-                        + "; a gold directory is recorded in one go, so re-record it with `mvn patchgrade:record-digest -Dpatchgrade.force=true`");
+                        + "; a gold directory is recorded in one go, so re-record it with `" + rerecord + "`");
             }
         }
         return new Gold(tuples, toolchain, normalize == null ? List.of() : normalize, excerpts);

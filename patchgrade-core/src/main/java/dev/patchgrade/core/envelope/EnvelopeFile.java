@@ -30,33 +30,38 @@ import java.util.stream.Collectors;
  */
 public final class EnvelopeFile {
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    /** The recording command where the caller does not know its execution. */
+    private static final String RECORD = "mvn patchgrade:record-envelope@<executionId>";
     private static final Set<String> OTHER_KEYS = Set.of("cmd", "timeout_s", "notes", "host", "toolchain", "measured", "slack");
 
     private EnvelopeFile() {}
 
     public static Envelope read(Path file) {
-        return read(file, GradeLog.SILENT);
+        return read(file, GradeLog.SILENT, RECORD);
     }
 
-    /** @param log where a warning about keys this version does not read goes */
-    public static Envelope read(Path file, GradeLog log) {
+    /**
+     * @param log where a warning about keys this version does not read goes
+     * @param record the command that records the envelope, as messages should print it
+     */
+    public static Envelope read(Path file, GradeLog log, String record) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new PatchgradeException("missing_envelope", file + ": no envelope file. Record one on a known-good build with "
-                    + "`mvn patchgrade:record-envelope` and commit it, or fix the <envelope> path");
+                    + "`" + record + "` and commit it, or fix the <envelope> path");
         } catch (IOException e) {
             throw new PatchgradeException("missing_envelope", file + ": cannot read the envelope (" + e.getMessage() + ")");
         }
-        return parse(file, bytes, log);
+        return parse(file, bytes, log, record);
     }
 
     public static Envelope parse(Path file, byte[] bytes) {
-        return parse(file, bytes, GradeLog.SILENT);
+        return parse(file, bytes, GradeLog.SILENT, RECORD);
     }
 
-    public static Envelope parse(Path file, byte[] bytes, GradeLog log) {
+    public static Envelope parse(Path file, byte[] bytes, GradeLog log, String record) {
         JsonNode root;
         try {
             root = JSON.readTree(bytes);
@@ -85,7 +90,7 @@ public final class EnvelopeFile {
             if (value == null || value.isNull()) {
                 if (required) {
                     throw new EnvelopeFormatException(file, "key \"" + ceiling.key() + "\" is missing; every envelope needs "
-                            + "max_rss_kb and max_user_us (record them with `mvn patchgrade:record-envelope`)");
+                            + "max_rss_kb and max_user_us (record them with `" + record + "`)");
                 }
                 continue;
             }

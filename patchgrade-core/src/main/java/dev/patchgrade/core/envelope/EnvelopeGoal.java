@@ -113,7 +113,7 @@ public final class EnvelopeGoal {
             oracles.add(options.expectStdout());
         }
         OracleGuard guard = OracleGuard.snapshot(oracles);
-        Envelope envelope = EnvelopeFile.read(options.envelope(), log);
+        Envelope envelope = EnvelopeFile.read(options.envelope(), log, settings.hint("record-envelope", ""));
         List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
         if (command.isEmpty()) {
             throw new PatchgradeException("bad_parameter", "no command to grade: set <command> in the POM or \"cmd\" in " + options.envelope());

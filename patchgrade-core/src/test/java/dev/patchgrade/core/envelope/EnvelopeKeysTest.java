@@ -29,7 +29,7 @@ class EnvelopeKeysTest {
     };
 
     private Envelope parse(String json) {
-        return EnvelopeFile.parse(FILE, json.getBytes(StandardCharsets.UTF_8), log);
+        return EnvelopeFile.parse(FILE, json.getBytes(StandardCharsets.UTF_8), log, "mvn patchgrade:record-envelope@workload");
     }
 
     @Test
@@ -56,6 +56,14 @@ class EnvelopeKeysTest {
                 new dev.patchgrade.core.host.HostInfo("linux", "amd64", "cpu", 2, "c"), "g++ 12");
         parse(EnvelopeFile.recorded(recording).toString());
         assertThat(warnings).isEmpty();
+    }
+
+    @Test
+    void messagesPrintTheRecordingCommandOfTheExecution() {
+        assertThatThrownBy(() -> parse("{\"timeout_s\":5,\"max_user_us\":1}"))
+                .hasMessageContaining("(record them with `mvn patchgrade:record-envelope@workload`)");
+        assertThatThrownBy(() -> EnvelopeFile.read(Path.of("does/not/exist.json"), log, "mvn patchgrade:record-envelope@workload"))
+                .hasMessageContaining("Record one on a known-good build with `mvn patchgrade:record-envelope@workload` and commit it");
     }
 
     @Test

@@ -118,7 +118,7 @@ class BadInputTest {
                 List.of(Fixtures.command("crash")), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("malformed_sidecar");
         assertThat(result.error().getMessage()).isEqualTo(sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
-                + "(found \"md5: 0123\"). Re-create it with `mvn patchgrade:freeze-reference -Dpatchgrade.force=true` after reviewing the reference");
+                + "(found \"md5: 0123\"). Re-create it with `mvn patchgrade:freeze-reference@bad -Dpatchgrade.force=true` after reviewing the reference");
         assertThat(Files.readString(sidecar)).isEqualTo("md5: 0123\n");
     }
 
