@@ -78,7 +78,8 @@ assert grade.contains('1 more row(s) not listed; list every row with -Dpatchgrad
 assert verbose =~ /usage +pass_all_agree +reference=<> candidate=<> golden=<>/
 
 // The re-record hint the patched digest printed ran as printed.
-assert grade.contains('`mvn patchgrade:record-digest@patched -Dpatchgrade.force=true`') || true
+assert grade.contains('[INFO] if the new behaviour is intended, re-record the gold on the known-good build with `mvn patchgrade:record-digest@patched -Dpatchgrade.force=true`')
+assert sums.failure.text().contains('if the new behaviour is intended: mvn patchgrade:record-digest@patched -Dpatchgrade.force=true')
 assert hint.contains('record-digest patched: cases ')
 assert hint.contains('BUILD SUCCESS')
 def rerecorded = new JsonSlurper().parse(new File(basedir, 'src/test/patchgrade/gold/sums.json'))

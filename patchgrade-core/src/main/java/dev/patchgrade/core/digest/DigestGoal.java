@@ -337,7 +337,9 @@ public final class DigestGoal {
                         + "\ncandidate: " + GoldStore.json(row.candidate(), null, List.of())
                         + "\nargs: " + row.testCase().args()
                         + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "")
-                        + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log) : "") + "\n";
+                        + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log) : "")
+                        + "\nif the new behaviour is intended: " + settings.hint("record-digest", "-Dpatchgrade.force=true")
+                        + ", and commit the gold with the change\n";
                 tests.add(TestCaseReport.failed(row.testCase().id(), caseSeconds, row.drifts().get(0).field(), message(row), details, out, err));
             } else {
                 tests.add(TestCaseReport.passed(row.testCase().id(), caseSeconds, out, err));
@@ -400,6 +402,10 @@ public final class DigestGoal {
                     + TABLE_ROWS : "") + "; list every case with -Dpatchgrade.verbose=true)");
         }
         log.info("outcome: " + (failed == 0 ? "PASS, every channel matched" : "FAIL, " + failed + " of " + rows.size() + " case(s) drifted"));
+        if (failed > 0) {
+            log.info("if the new behaviour is intended, re-record the gold on the known-good build with `"
+                    + options.settings().hint("record-digest", "-Dpatchgrade.force=true") + "` and commit it with the change");
+        }
     }
 
     private static String shortHash(String hash) {
