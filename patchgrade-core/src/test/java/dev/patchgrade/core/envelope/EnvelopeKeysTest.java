@@ -36,9 +36,10 @@ class EnvelopeKeysTest {
     void aMisspelledCeilingIsAnErrorNamingTheKey() {
         assertThatThrownBy(() -> parse("{\"timeout_s\":5,\"max_rss_kb\":1,\"max_user_us\":1,\"max_wal_ms\":300}"))
                 .isInstanceOf(EnvelopeFormatException.class)
-                .hasMessage(FILE + ": key \"max_wal_ms\" is not a ceiling patchgrade knows, so the limit it was meant to set would never apply; "
-                        + "use one of [max_inblock, max_majflt, max_minflt, max_oublock, max_rss_kb, max_sys_us, max_user_us, max_wall_ms] "
-                        + "(fix the spelling, or remove the key)");
+                .hasMessageStartingWith(FILE + ": key \"max_wal_ms\" is not a ceiling patchgrade knows, so the limit it was meant to set "
+                        + "would never apply; use one of [")
+                .hasMessageContaining("max_rss_kb").hasMessageContaining("max_wall_ms")
+                .hasMessageEndingWith("] (fix the spelling, or remove the key)");
     }
 
     @Test
