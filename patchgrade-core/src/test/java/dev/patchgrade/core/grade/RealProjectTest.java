@@ -134,12 +134,12 @@ class RealProjectTest {
         Files.createDirectories(dir.resolve("tests/lib"));
         Files.writeString(dir.resolve("cases.jsonl"), String.join("\n",
                 "{\"id\":\"in-tests\",\"args\":[\"--cwd\"],\"cwd\":\"tests/lib\",\"env\":{\"PROBE\":\"from-case\"}}",
-                "{\"id\":\"slow-allowed\",\"args\":[\"--sleep-ms=1500\"],\"timeout_s\":30}",
-                "{\"id\":\"slow-default\",\"args\":[\"--sleep-ms=1500\"]}",
+                "{\"id\":\"slow-allowed\",\"args\":[\"--sleep-ms=3500\"],\"timeout_s\":60}",
+                "{\"id\":\"slow-default\",\"args\":[\"--sleep-ms=3500\"]}",
                 "{\"id\":\"plain\",\"args\":[\"--cwd\"]}", ""));
         Captured log = new Captured(false);
         List<DigestTuple> tuples = DigestGoal.record(digest(settings("record-digest", dir, Map.of("PROBE", "from-pom")), dir,
-                List.of(Fixtures.command("case_probe")), 1, List.of(NormalizeRule.basedir(dir)), false), log);
+                List.of(Fixtures.command("case_probe")), 3, List.of(NormalizeRule.basedir(dir)), false), log);
         assertThat(json(dir.resolve("gold/in-tests.json")).path("stdout_excerpt").asText()).isEqualTo("cwd=${basedir}/tests/lib\nPROBE=from-case\n");
         assertThat(json(dir.resolve("gold/plain.json")).path("stdout_excerpt").asText()).isEqualTo("cwd=${basedir}\nPROBE=from-pom\n");
         assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-allowed")).extracting(DigestTuple::sanitizer).containsExactly("clean");
