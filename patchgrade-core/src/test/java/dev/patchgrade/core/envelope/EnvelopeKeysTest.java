@@ -3,10 +3,9 @@ package dev.patchgrade.core.envelope;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.RecordingLog;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -14,19 +13,7 @@ import org.junit.jupiter.api.Test;
 class EnvelopeKeysTest {
     private static final Path FILE = Path.of("src/test/patchgrade/envelope.json");
 
-    private final List<String> warnings = new ArrayList<>();
-    private final GradeLog log = new GradeLog() {
-        @Override
-        public void info(String message) {}
-
-        @Override
-        public void warn(String message) {
-            warnings.add(message);
-        }
-
-        @Override
-        public void debug(String message) {}
-    };
+    private final RecordingLog log = new RecordingLog();
 
     private Envelope parse(String json) {
         return EnvelopeFile.parse(FILE, json.getBytes(StandardCharsets.UTF_8), log, "mvn patchgrade:record-envelope@workload");
@@ -46,7 +33,7 @@ class EnvelopeKeysTest {
     void otherUnknownKeysAreIgnoredWithAWarning() {
         Envelope envelope = parse("{\"timeout_s\":5,\"max_rss_kb\":1,\"max_user_us\":1,\"owner\":\"payments\"}");
         assertThat(envelope.ceilings()).hasSize(2);
-        assertThat(warnings).containsExactly(FILE + ": key \"owner\" is not one patchgrade reads; it is ignored (a ceiling key starts with "
+        assertThat(log.warnings).containsExactly(FILE + ": key \"owner\" is not one patchgrade reads; it is ignored (a ceiling key starts with "
                 + "max_, e.g. max_wall_ms)");
     }
 
@@ -56,7 +43,7 @@ class EnvelopeKeysTest {
         EnvelopeRecording recording = EnvelopeRecording.of(List.of("target/bin/driver"), 5, List.of(run), Slack.DEFAULT,
                 new dev.patchgrade.core.host.HostInfo("linux", "amd64", "cpu", 2, "c"), "g++ 12");
         parse(EnvelopeFile.recorded(recording).toString());
-        assertThat(warnings).isEmpty();
+        assertThat(log.warnings).isEmpty();
     }
 
     @Test
