@@ -35,7 +35,7 @@ def cacheFailure = xml('cache').testcase.failure
 assert cacheFailure.@type == 'rss'
 // The type is shown beside the message, so the message does not repeat it.
 assert cacheFailure.@message.text() ==~ /[0-9,]+ KB > [0-9,]+ KB \(\+\d+%\)/
-assert cacheFailure.text().contains('record-envelope -Dpatchgrade.force=true')
+assert cacheFailure.text().contains('mvn patchgrade:record-envelope@cache -Dpatchgrade.force=true')
 
 def heavy = json('heavy')
 assert heavy.reasons == ['user_cpu'] : heavy.reasons
@@ -62,4 +62,17 @@ assert seed.verdict == 'accept' : seed
 assert log.contains('seed-envelope.json records no host class')
 
 assert log.contains('verdict: REJECT (rss')
+
+// A timed-out run's other figures are cut short: neither within nor over a ceiling.
+def hangTable = log.substring(log.indexOf('envelope score_lookup hang against hang-envelope.json:'))
+assert hangTable =~ /peak RSS +[0-9,]+ KB +65,536 KB +not graded \(timed out\)/
+assert hangTable =~ /user CPU +[0-9,]+ us +2,000,000 us +not graded \(timed out\)/
+assert !hangTable.substring(0, hangTable.indexOf('verdict:')).contains('% left')
+assert xml('hang').testcase.failure.text().contains('not graded (timed out)')
+assert summary.contains('not graded (timed out)')
+// The recording says how it chose timeout_s; every path in it is relative to the project.
+assert log =~ /timeout_s = 5 s: the larger of <timeout> \(5 s\) and 10x the slowest run \([0-9.]+ s\), rounded up to whole seconds/
+// Each goal names the oracle file it reads; an unknown key is a warning, not silence.
+assert log.contains('envelope scan: envelope ' + new File(basedir, 'src/test/patchgrade/envelope.json').path + ', expected stdout ')
+assert log.contains('seed-envelope.json: key "reviewed_by" is not one patchgrade reads; it is ignored')
 assert log.contains('BUILD SUCCESS')

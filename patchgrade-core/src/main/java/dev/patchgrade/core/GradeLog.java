@@ -11,6 +11,11 @@ public interface GradeLog {
 
     void debug(String message);
 
+    /** Whether the person asked for every row ({@code -Dpatchgrade.verbose}), not only the failing ones. */
+    default boolean verbose() {
+        return false;
+    }
+
     /** Drops everything; for callers that only want the returned values. */
     GradeLog SILENT = new GradeLog() {
         @Override

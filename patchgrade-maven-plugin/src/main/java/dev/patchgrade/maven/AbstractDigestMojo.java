@@ -25,7 +25,7 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
     @Parameter(required = true)
     private List<String> command;
 
-    /** What the binary was built with: none, ubsan or asan. Sanitizer runs get UBSAN_OPTIONS/ASAN_OPTIONS unless set. */
+    /** What the binary was built with: none, ubsan, asan or asan+ubsan. Sanitizer runs get UBSAN_OPTIONS/ASAN_OPTIONS unless set. */
     @Parameter(property = "patchgrade.sanitizer", defaultValue = "none")
     private String sanitizer;
 
@@ -45,9 +45,16 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
     @Parameter(property = "patchgrade.compiler")
     private String compiler;
 
-    /** Regex rules applied line by line to stdout and stderr before hashing, for output that churns (addresses, timestamps). */
+    /**
+     * Regex rules applied line by line to stdout and stderr before hashing, for output that churns (addresses, timestamps);
+     * {@code <rule>basedir</rule>} replaces the project's absolute base directory with {@code ${basedir}}.
+     */
     @Parameter
     private List<Normalize> normalize;
+
+    /** Bytes kept from the start and the end of each recorded stream in the gold, to show a drift as its first differing line (0: none). */
+    @Parameter(property = "patchgrade.goldExcerptBytes", defaultValue = "1024")
+    private int goldExcerptBytes;
 
     /** Cases run at once; defaults to the number of cores. */
     @Parameter(property = "patchgrade.parallel")
@@ -55,8 +62,9 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
 
     protected DigestGoal.Options options(Shard shard, boolean force) {
         List<NormalizeRule> rules = normalize == null ? List.of()
-                : normalize.stream().map(n -> new NormalizeRule(n.getPattern(), n.getReplacement())).toList();
-        return new DigestGoal.Options(settings(), path(cases), path(gold), list(command), Sanitizer.parse(sanitizer), timeout,
-                TimeBuckets.parse(timeBuckets), timeBucketReruns, compiler, rules, CaseRunner.workers(parallel), shard, force);
+                : normalize.stream().map(n -> n.getName() == null ? new NormalizeRule(n.getPattern(), n.getReplacement())
+                        : NormalizeRule.BASEDIR.equals(n.getName()) ? NormalizeRule.basedir(basedir()) : NormalizeRule.named(n.getName())).toList();
+        return new DigestGoal.Options(settings(), path(cases), path(gold), list("command", command), Sanitizer.parse(sanitizer), timeout,
+                TimeBuckets.parse(timeBuckets), timeBucketReruns, compiler, rules, CaseRunner.workers(parallel), shard, force, goldExcerptBytes);
     }
 }

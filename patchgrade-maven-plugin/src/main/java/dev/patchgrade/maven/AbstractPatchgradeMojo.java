@@ -11,11 +11,14 @@ import java.io.File;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.AbstractMojo;
+import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
+import org.codehaus.plexus.util.xml.Xpp3Dom;
 
 /**
  * What every patchgrade goal shares. {@link #execute()} is final: it handles {@code skip} once and
@@ -48,6 +51,10 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
 
     @Parameter(defaultValue = "${mojoExecution.executionId}", readonly = true, required = true)
     private String executionId;
+
+    /** This execution as Maven sees it: its configuration says which -Dpatchgrade.* properties the POM overrides. */
+    @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
+    private MojoExecution mojoExecution;
 
     @Parameter(defaultValue = "${project.artifactId}", readonly = true, required = true)
     private String artifactId;
@@ -87,6 +94,13 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
     @Parameter
     private List<File> writablePaths;
 
+    @Parameter(defaultValue = "${session}", readonly = true, required = true)
+    private MavenSession session;
+
+    /** List every graded row on the console, not only the failing ones. */
+    @Parameter(property = "patchgrade.verbose", defaultValue = "false")
+    private boolean verbose;
+
     @Override
     public final void execute() throws MojoExecutionException, MojoFailureException {
         if (skip) {
@@ -99,6 +113,7 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             getLog().info("patchgrade: " + goal() + " skipped (" + sharedSwitch + "=true; grading goals honour it as Failsafe does)");
             return;
         }
+        warnOverriddenProperties();
         try {
             executeGoal();
         } catch (PatchgradeException e) {
@@ -107,6 +122,40 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             // Reports or scratch files that cannot be written: the message names the file, the cause says why.
             throw new MojoExecutionException("io_error: " + e.getMessage() + ": " + e.getCause().getMessage()
                     + "; check that the directory exists and is writable", e);
+        }
+    }
+
+    /**
+     * Maven gives a parameter set in the POM precedence over its {@code -D} user property, silently. Say so
+     * for every {@code -Dpatchgrade.*} this execution's configuration overrides: a {@code -Dpatchgrade.gold}
+     * that loses to the POM must not let {@code force} overwrite the committed gold unnoticed.
+     */
+    private void warnOverriddenProperties() {
+        Xpp3Dom configuration = mojoExecution.getConfiguration();
+        if (configuration == null || session == null || mojoExecution.getMojoDescriptor() == null
+                || mojoExecution.getMojoDescriptor().getParameters() == null) {
+            return;
+        }
+        for (org.apache.maven.plugin.descriptor.Parameter parameter : mojoExecution.getMojoDescriptor().getParameters()) {
+            String expression = parameter.getExpression();
+            if (expression == null || !expression.startsWith("${patchgrade.") || !expression.endsWith("}")) {
+                continue;
+            }
+            String property = expression.substring(2, expression.length() - 1);
+            String given = session.getUserProperties().getProperty(property);
+            Xpp3Dom element = configuration.getChild(parameter.getName());
+            if (given == null || element == null) {
+                continue;
+            }
+            String configured = element.getValue();
+            if (element.getChildCount() == 0 && (configured == null || configured.equals(expression) || configured.equals(given))) {
+                continue;
+            }
+            getLog().warn("-D" + property + "=" + given + " is ignored by patchgrade:" + goal() + "@" + mojoExecution.getExecutionId()
+                    + ": the POM configures <" + parameter.getName() + ">" + (configured == null ? "" : configured) + "</"
+                    + parameter.getName() + "> for this execution, and Maven gives the POM precedence over -D. Remove <"
+                    + parameter.getName() + "> from the execution's configuration (or write ${" + property + "} there) to choose it on "
+                    + "the command line");
         }
     }
 
@@ -140,6 +189,11 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
                 workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId);
     }
 
+    /** The project's base directory (the working directory where Maven gives no project). */
+    protected Path basedir() {
+        return project == null ? workingDirectory.toPath() : project.getBasedir().toPath();
+    }
+
     private static List<Path> paths(List<File> files) {
         return files == null ? List.of() : files.stream().map(File::toPath).toList();
     }
@@ -148,8 +202,9 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         return file == null ? null : file.toPath();
     }
 
-    protected static List<String> list(List<String> values) {
-        return values == null ? List.of() : List.copyOf(values);
+    /** A command parameter; an empty {@code <arg></arg>} is an error naming the parameter. */
+    protected static List<String> list(String parameter, List<String> values) {
+        return GoalSettings.command(parameter, values);
     }
 
     protected GradeLog gradeLog() {
@@ -167,6 +222,11 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             @Override
             public void debug(String message) {
                 getLog().debug(message);
+            }
+
+            @Override
+            public boolean verbose() {
+                return verbose;
             }
         };
     }

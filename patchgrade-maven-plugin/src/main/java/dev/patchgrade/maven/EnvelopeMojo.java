@@ -57,7 +57,7 @@ public class EnvelopeMojo extends AbstractGradingMojo {
 
     @Override
     protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        conclude(EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings(), path(envelope), list(command), path(expectStdout),
+        conclude(EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings(), path(envelope), list("command", command), path(expectStdout),
                 runs, HostCheck.parse(hostCheck), hostClass, compiler, Shard.parse(shard)), gradeLog()));
     }
 }

@@ -32,6 +32,6 @@ public class FreezeReferenceMojo extends AbstractPatchgradeMojo {
 
     @Override
     protected void executeGoal() {
-        ThreeColumnGoal.freeze(settings(), list(reference), path(referenceDigest), force, gradeLog());
+        ThreeColumnGoal.freeze(settings(), list("reference", reference), path(referenceDigest), force, gradeLog());
     }
 }

@@ -66,7 +66,7 @@ public class RecordEnvelopeMojo extends AbstractPatchgradeMojo {
 
     @Override
     protected void executeGoal() {
-        EnvelopeGoal.record(new EnvelopeGoal.RecordOptions(settings(), path(envelope), list(command), timeout,
+        EnvelopeGoal.record(new EnvelopeGoal.RecordOptions(settings(), path(envelope), list("command", command), timeout,
                 new Slack(rssSlackPercent, rssSlackKb, cpuSlackPercent, cpuSlackUs), force, compiler, runs, hostClass), gradeLog());
     }
 }

@@ -59,7 +59,7 @@ public class ThreeColumnMojo extends AbstractGradingMojo {
 
     @Override
     protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        conclude(ThreeColumnGoal.grade(new ThreeColumnGoal.Options(settings(), path(cases), list(reference), list(candidate),
+        conclude(ThreeColumnGoal.grade(new ThreeColumnGoal.Options(settings(), path(cases), list("reference", reference), list("candidate", candidate),
                 path(referenceDigest), Comparison.parse(comparison), timeout, CaseRunner.workers(parallel), Shard.parse(shard)), gradeLog()));
     }
 }

@@ -1,9 +1,11 @@
 package dev.patchgrade.core.cases;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.launch.TimeoutRange;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -13,16 +15,23 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Reads a cases file. {@code .jsonl} files hold one JSON object a line ({@code id}, {@code args},
- * optional {@code stdin}, and {@code golden} for the three-column grade); any other file is plain
- * text, one argument a line, the line being both the id and the single argument.
+ * optional {@code stdin}, {@code timeout_s}, {@code cwd}, {@code env}, and {@code golden} and
+ * {@code expect_exit} for the three-column grade); any other file is plain text, one argument a
+ * line, the line being both the id and the single argument. A UTF-8 byte order mark is ignored;
+ * bare CR line endings, unknown keys and keys given twice are errors, so a typo never drops a setting.
  */
 public final class CasesFile {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    private static final Set<String> DIGEST_KEYS = Set.of("id", "args", "stdin", "timeout_s", "cwd", "env");
+    private static final Set<String> THREE_COLUMN_KEYS = Set.of("id", "args", "stdin", "timeout_s", "cwd", "env", "golden", "expect_exit");
 
     private CasesFile() {}
 
@@ -39,6 +48,10 @@ public final class CasesFile {
         } catch (IOException e) {
             throw new PatchgradeException("missing_cases", file + ": cannot read the cases file (" + e.getMessage() + ")");
         }
+        if (text.startsWith("\uFEFF")) {
+            text = text.substring(1);
+        }
+        checkLineEndings(file, text);
         boolean jsonLines = file.getFileName().toString().endsWith(".jsonl");
         List<Case> cases = jsonLines ? parseJsonLines(file, text, goldenRequired) : parsePlain(file, text);
         if (goldenRequired && !jsonLines) {
@@ -57,6 +70,20 @@ public final class CasesFile {
             }
         }
         return List.copyOf(cases);
+    }
+
+    private static void checkLineEndings(Path file, String text) {
+        int line = 1;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
+                throw new CasesFormatException(file, line, "ends with a bare CR (old Mac line endings), so the lines after it would run "
+                        + "together into one case; save the file with LF (or CRLF) line endings");
+            }
+            if (c == '\n') {
+                line++;
+            }
+        }
     }
 
     private static List<Case> parsePlain(Path file, String text) {
@@ -86,11 +113,17 @@ public final class CasesFile {
             try {
                 node = JSON.readTree(line);
             } catch (JsonProcessingException e) {
-                throw new CasesFormatException(file, number, "not valid JSON (" + e.getOriginalMessage() + ")");
+                String problem = e.getOriginalMessage();
+                if (problem != null && problem.startsWith("Duplicate field ")) {
+                    throw new CasesFormatException(file, number, "key " + problem.substring("Duplicate field ".length()).replace('\'', '"')
+                            + " appears twice; keep one, since only one value can count");
+                }
+                throw new CasesFormatException(file, number, "not valid JSON (" + problem + ")");
             }
             if (node == null || !node.isObject()) {
                 throw new CasesFormatException(file, number, "each line must be one JSON object like {\"id\":\"zero\",\"args\":[\"0\"]}");
             }
+            checkKeys(file, number, node, goldenRequired);
             JsonNode id = node.get("id");
             if (id == null || !id.isTextual() || id.asText().isEmpty()) {
                 throw new CasesFormatException(file, number, "key \"id\" is " + (id == null ? "missing" : "not a non-empty string (found " + id + ")")
@@ -114,9 +147,79 @@ public final class CasesFile {
             if (goldenRequired && golden == null) {
                 throw new CasesFormatException(file, number, "key \"golden\" is missing; the three-column grade needs the expected stdout of every case");
             }
-            cases.add(new Case(id.asText(), arguments, stdin, golden, number));
+            cases.add(new Case(id.asText(), arguments, stdin, golden, number, timeout(file, number, node.get("timeout_s")),
+                    cwd(file, number, node), env(file, number, node.get("env")), expectExit(file, number, node.get("expect_exit"))));
         }
         return cases;
+    }
+
+    private static void checkKeys(Path file, int line, JsonNode node, boolean threeColumn) {
+        Set<String> known = threeColumn ? THREE_COLUMN_KEYS : DIGEST_KEYS;
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String key = names.next();
+            if (!known.contains(key)) {
+                String hint = key.equals("timeout") ? " (did you mean \"timeout_s\"?)"
+                        : THREE_COLUMN_KEYS.contains(key) ? " (only the three-column grade reads it)" : "";
+                throw new CasesFormatException(file, line, "unknown key \"" + printable(key) + "\"" + hint + "; a case may give "
+                        + known.stream().sorted().toList() + ". Remove or rename it, so that no setting is silently dropped");
+            }
+        }
+    }
+
+    private static Double timeout(Path file, int line, JsonNode value) {
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isNumber() || !TimeoutRange.accepts(value.asDouble())) {
+            throw new CasesFormatException(file, line, "key \"timeout_s\" must be " + TimeoutRange.describe() + " (found " + value
+                    + "); leave it out to use the goal's <timeout>");
+        }
+        return value.asDouble();
+    }
+
+    private static String cwd(Path file, int line, JsonNode node) {
+        String cwd = optionalText(file, line, node, "cwd");
+        if (cwd != null && (cwd.isEmpty() || Path.of(cwd).isAbsolute())) {
+            throw new CasesFormatException(file, line, "key \"cwd\" must be a directory relative to <workingDirectory> (found \"" + cwd
+                    + "\"), so the cases file works in any checkout");
+        }
+        return cwd;
+    }
+
+    private static Map<String, String> env(Path file, int line, JsonNode value) {
+        if (value == null || value.isNull()) {
+            return Map.of();
+        }
+        if (!value.isObject()) {
+            throw new CasesFormatException(file, line, "key \"env\" must be an object of variable names to strings, like {\"LUA_PATH\":\"./?.lua\"} (found "
+                    + value + ")");
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        for (Iterator<Map.Entry<String, JsonNode>> fields = value.fields(); fields.hasNext(); ) {
+            Map.Entry<String, JsonNode> field = fields.next();
+            if (field.getKey().isEmpty() || field.getKey().contains("=") || field.getKey().indexOf('\0') >= 0) {
+                throw new CasesFormatException(file, line, "key \"env\" holds the variable name \"" + printable(field.getKey())
+                        + "\", which no environment can hold; use a name without '=' or NUL");
+            }
+            if (!field.getValue().isTextual()) {
+                throw new CasesFormatException(file, line, "key \"env\": variable \"" + printable(field.getKey()) + "\" must be a string (found "
+                        + field.getValue() + "); quote numbers, e.g. \"1\"");
+            }
+            checkNoNul(file, line, field.getValue().asText(), "the value of env variable " + printable(field.getKey()));
+            env.put(field.getKey(), field.getValue().asText());
+        }
+        return env;
+    }
+
+    private static int expectExit(Path file, int line, JsonNode value) {
+        if (value == null || value.isNull()) {
+            return 0;
+        }
+        if (!value.isIntegralNumber() || value.asLong() < 0 || value.asLong() > 255) {
+            throw new CasesFormatException(file, line, "key \"expect_exit\" must be an exit status from 0 to 255 (found " + value
+                    + "); give the status both binaries are expected to exit with");
+        }
+        return value.asInt();
     }
 
     private static String optionalText(Path file, int line, JsonNode node, String key) {

@@ -23,6 +23,13 @@ public final class ReferenceSidecar {
 
     /** The digest recorded in the sidecar, lower case. */
     public static String read(Path sidecar) {
+        return read(sidecar, "mvn patchgrade:freeze-reference@<executionId> -Dpatchgrade.force=true");
+    }
+
+    /**
+     * @param refreeze the command that re-creates the sidecar, as the message should print it
+     */
+    public static String read(Path sidecar, String refreeze) {
         String text;
         try {
             text = Files.readString(sidecar, StandardCharsets.UTF_8);
@@ -35,7 +42,7 @@ public final class ReferenceSidecar {
         Matcher m = LINE.matcher(first);
         if (!m.matches() || text.lines().map(String::strip).filter(l -> !l.isEmpty()).count() != 1) {
             throw new PatchgradeException("malformed_sidecar", sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
-                    + "(found \"" + abbreviate(first) + "\"). Re-create it with `mvn patchgrade:freeze-reference -Dpatchgrade.force=true` "
+                    + "(found \"" + abbreviate(first) + "\"). Re-create it with `" + refreeze + "` "
                     + "after reviewing the reference");
         }
         return m.group(1).toLowerCase(Locale.ROOT);

@@ -19,6 +19,7 @@ import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.ConsoleTable;
+import dev.patchgrade.core.report.FirstDifference;
 import dev.patchgrade.core.report.JsonReports;
 import dev.patchgrade.core.report.TestCaseReport;
 import java.io.BufferedReader;
@@ -39,7 +40,8 @@ import java.util.Map;
 
 /** The {@code freeze-reference} and {@code three-column} goals, without Maven. */
 public final class ThreeColumnGoal {
-    private static final int MESSAGE_EXCERPT = 60;
+    private static final int MESSAGE_EXCERPT = FirstDifference.WIDTH;
+    private static final int TABLE_ROWS = 30;
 
     private ThreeColumnGoal() {}
 
@@ -57,7 +59,7 @@ public final class ThreeColumnGoal {
         Path executable = referenceExecutable(settings, reference);
         String sha = ReferenceSidecar.sha256(executable);
         try {
-            AtomicFiles.write(sidecar, ReferenceSidecar.line(sha, ProjectPaths.portable(executable.toAbsolutePath(), settings.workingDirectory())).getBytes(StandardCharsets.UTF_8));
+            AtomicFiles.write(sidecar, ReferenceSidecar.line(sha, ProjectPaths.portable(executable.toAbsolutePath(), settings.projectDirectory())).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new PatchgradeException("write_failed", "cannot write " + sidecar + ": " + e.getMessage(), e);
         }
@@ -74,6 +76,7 @@ public final class ThreeColumnGoal {
         GoalSettings settings = options.settings();
         long started = System.nanoTime();
         validate(options);
+        log.info("three-column " + settings.executionId() + ": cases " + options.cases() + ", reference sidecar " + options.referenceDigest());
         Path referenceBinary = referenceExecutable(settings, options.reference());
         OracleGuard guard = OracleGuard.snapshot(List.of(options.cases(), options.referenceDigest(), referenceBinary));
         checkIdentity(options, referenceBinary);
@@ -125,16 +128,16 @@ public final class ThreeColumnGoal {
 
     private static void checkIdentity(Options options, Path referenceBinary) {
         String actual = ReferenceSidecar.sha256(referenceBinary);
-        String frozen = ReferenceSidecar.read(options.referenceDigest());
+        String frozen = ReferenceSidecar.read(options.referenceDigest(), options.settings().hint("freeze-reference", "-Dpatchgrade.force=true"));
         if (frozen == null) {
             throw new PatchgradeException("reference_identity_drift", "no reference sidecar at " + options.referenceDigest() + ", so the reference "
                     + referenceBinary + " (sha256 " + actual + ") cannot be trusted as frozen. Nothing was graded. Freeze it once it is reviewed: "
-                    + "`mvn patchgrade:freeze-reference`, and commit the sidecar");
+                    + "`" + options.settings().hint("freeze-reference", "") + "`, and commit the sidecar");
         }
         if (!frozen.equals(actual)) {
             throw new PatchgradeException("reference_identity_drift", "the reference " + referenceBinary + " has sha256 " + actual + " but "
                     + options.referenceDigest() + " records " + frozen + ". Nothing was graded: a swapped reference makes every golden look "
-                    + "rotten. If the new reference was reviewed, re-freeze it with `mvn patchgrade:freeze-reference -Dpatchgrade.force=true`");
+                    + "rotten. If the new reference was reviewed, re-freeze it with `" + options.settings().hint("freeze-reference", "-Dpatchgrade.force=true") + "`");
         }
     }
 
@@ -162,7 +165,7 @@ public final class ThreeColumnGoal {
                 "candidate", options.candidate());
         Comparison rule = options.comparison();
         Classifier.Evidence evidence = new Classifier.Evidence(reference.timedOut(), candidate.timedOut(),
-                reference.exitedZero(), candidate.exitedZero(),
+                exitedAsExpected(reference, c), exitedAsExpected(candidate, c),
                 compare(rule, stdout(reference), stdout(candidate)),
                 compare(rule, stdout(candidate), golden(c)),
                 compare(rule, stdout(reference), golden(c)));
@@ -178,11 +181,15 @@ public final class ThreeColumnGoal {
         }
     }
 
+    /** Ended by itself with the row's {@code expect_exit} (0 unless the case says otherwise). */
+    private static boolean exitedAsExpected(LaunchResult result, Case c) {
+        return result.started() && !result.timedOut() && result.exitCode() != null && result.exitCode() == c.expectExit();
+    }
+
     private static LaunchResult run(Launcher launcher, Options options, List<String> command, Case c, Path keep) {
-        // Only the arguments and stdin of the case reach a binary; the golden never does.
-        return launcher.launch(options.settings().launchRequest(command, Map.of(), Duration.ofSeconds(options.timeoutSeconds()))
-                .withArguments(c.args())
-                .withStdin(c.stdin() == null ? null : c.stdin().getBytes(StandardCharsets.UTF_8))
+        // Only the arguments, stdin, directory and environment of the case reach a binary; the golden never does.
+        Duration timeout = Duration.ofSeconds(options.timeoutSeconds());
+        return launcher.launch(c.applyTo(options.settings().launchRequest(command, Map.of(), timeout), options.settings().workingDirectory(), timeout)
                 .keepingOutputAs(keep));
     }
 
@@ -197,15 +204,32 @@ public final class ThreeColumnGoal {
 
     static String message(Row row) {
         if (row.pattern() == Pattern.TIMEOUT || row.pattern() == Pattern.NONZERO_EXIT) {
-            return "reference " + row.reference().outcome() + ", candidate " + row.candidate().outcome();
+            return "reference " + row.reference().outcome() + ", candidate " + row.candidate().outcome()
+                    + (row.testCase().expectExit() == 0 ? "" : " (expected exit " + row.testCase().expectExit() + ")");
         }
-        return "reference=" + quote(row.reference().stdout().excerpt()) + " candidate=" + quote(row.candidate().stdout().excerpt())
-                + " golden=" + quote(row.testCase().golden());
+        String reference = row.reference().stdout().excerpt().strip();
+        String candidate = row.candidate().stdout().excerpt().strip();
+        String golden = row.testCase().golden().strip();
+        int at = firstDifference(reference, candidate, golden);
+        return "reference=" + quote(reference, at) + " candidate=" + quote(candidate, at) + " golden=" + quote(golden, at);
     }
 
-    private static String quote(String text) {
-        String oneLine = text.strip().replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
-        return "<" + (oneLine.length() > MESSAGE_EXCERPT ? oneLine.substring(0, MESSAGE_EXCERPT) + "..." : oneLine) + ">";
+    /** Where the first of the three texts parts from another, so that every excerpt shows that place. */
+    static int firstDifference(String... texts) {
+        int at = Integer.MAX_VALUE;
+        for (int i = 0; i < texts.length; i++) {
+            for (int j = i + 1; j < texts.length; j++) {
+                int index = FirstDifference.firstIndex(texts[i], texts[j]);
+                if (index >= 0) {
+                    at = Math.min(at, index);
+                }
+            }
+        }
+        return at == Integer.MAX_VALUE ? 0 : at;
+    }
+
+    private static String quote(String text, int at) {
+        return "<" + FirstDifference.excerpt(text, at, MESSAGE_EXCERPT) + ">";
     }
 
     public static Path feedbackFile(GoalSettings settings) {
@@ -292,11 +316,17 @@ public final class ThreeColumnGoal {
 
     private static void printTable(GradeLog log, Options options, List<Row> rows, Pattern worst) {
         ConsoleTable table = new ConsoleTable("case", "pattern", "reference | candidate | golden");
-        rows.stream().filter(r -> rows.size() <= 30 || !r.pattern().passed()).limit(30)
-                .forEach(r -> table.row(CasesFile.printable(r.testCase().id()), r.pattern().wireName(), message(r)));
+        // Passing rows only when asked for: the counts below say how many there are.
+        List<Row> shown = rows.stream().filter(r -> log.verbose() || !r.pattern().passed()).limit(log.verbose() ? Long.MAX_VALUE : TABLE_ROWS).toList();
+        shown.forEach(r -> table.row(CasesFile.printable(r.testCase().id()), r.pattern().wireName(), message(r)));
         log.info("three-column grade of " + rows.size() + " row(s), comparison " + options.comparison()
                 + (options.shard().all() ? "" : " (" + options.shard().label() + ")") + ":");
-        table.lines().forEach(log::info);
+        if (!shown.isEmpty()) {
+            table.lines().forEach(log::info);
+        }
+        if (shown.size() < rows.size()) {
+            log.info((rows.size() - shown.size()) + " more row(s) not listed; list every row with -Dpatchgrade.verbose=true");
+        }
         ConsoleTable counts = new ConsoleTable("pattern", "rows");
         for (Pattern pattern : Pattern.values()) {
             long n = rows.stream().filter(r -> r.pattern() == pattern).count();

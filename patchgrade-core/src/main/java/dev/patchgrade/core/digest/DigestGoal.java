@@ -16,9 +16,9 @@ import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.report.ConsoleTable;
+import dev.patchgrade.core.report.FirstDifference;
 import dev.patchgrade.core.report.JsonReports;
 import dev.patchgrade.core.report.TestCaseReport;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -38,14 +38,30 @@ public final class DigestGoal {
 
     public record Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
             TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
-            boolean force) {
+            boolean force, int goldExcerptBytes) {
         public Options {
             normalize = normalize == null ? List.of() : List.copyOf(normalize);
+            if (goldExcerptBytes < 0) {
+                throw new PatchgradeException("bad_parameter", "<goldExcerptBytes> (patchgrade.goldExcerptBytes) must be 0 (no excerpts) or "
+                        + "more (found " + goldExcerptBytes + ")");
+            }
+        }
+
+        /** Options with the default gold excerpts. */
+        public Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
+                TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
+                boolean force) {
+            this(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize, parallel, shard,
+                    force, StreamExcerpts.DEFAULT_BYTES);
         }
     }
 
-    /** One graded case: the candidate's tuple, the drift from gold, and how many reruns the time bucket took. */
-    record Row(Case testCase, DigestTuple gold, DigestTuple candidate, List<DigestTuple.Drift> drifts, int reruns, LaunchResult launch) {
+    /**
+     * One graded case: the candidate's tuple, the drift from gold, how many reruns the time bucket took,
+     * and the first differing line of each drifting stream whose gold keeps an excerpt.
+     */
+    record Row(Case testCase, DigestTuple gold, DigestTuple candidate, List<DigestTuple.Drift> drifts, int reruns, LaunchResult launch,
+            List<FirstDifference.Line> lines) {
         boolean failed() {
             return !drifts.isEmpty();
         }
@@ -54,27 +70,34 @@ public final class DigestGoal {
     public static List<DigestTuple> record(Options options, GradeLog log) {
         if (GoldStore.hasDigests(options.gold()) && !options.force()) {
             throw new PatchgradeException("refused_overwrite", options.gold() + " already holds gold digests and record-digest does not "
-                    + "overwrite them. If the new behaviour is intended, re-run with -Dpatchgrade.force=true (or <force>true</force>); the whole "
+                    + "overwrite them. If the new behaviour is intended, re-run as `" + options.settings().hint("record-digest", "-Dpatchgrade.force=true")
+                    + "` (or set <force>true</force>); the whole "
                     + "directory is then replaced, and should be committed with the patch that changed the behaviour");
         }
         validate(options);
+        log.info("record-digest " + options.settings().executionId() + ": cases " + options.cases() + ", writing gold " + options.gold());
         List<Case> cases = CasesFile.read(options.cases(), false);
         String toolchain = toolchain(options);
         Normalizer normalizer = new Normalizer(options.normalize());
-        List<DigestTuple> tuples;
+        List<Measured> runs;
         GoalSettings settings = options.settings();
         try (BuildLock lock = BuildLock.take(settings.outputDirectory());
                 Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()))) {
-            tuples = CaseRunner.runAll(cases, options.parallel(),
-                    c -> measure(launcher, options, normalizer, c, streamPrefix(options.settings(), c)).tuple(), t -> false, log);
+            runs = CaseRunner.runAll(cases, options.parallel(),
+                    c -> measure(launcher, options, normalizer, c, streamPrefix(options.settings(), c)), t -> false, log);
         }
-        for (DigestTuple tuple : tuples) {
-            if (!"clean".equals(tuple.sanitizer())) {
-                log.warn("case " + CasesFile.printable(tuple.caseId()) + " recorded with sanitizer class " + tuple.sanitizer()
-                        + ": make sure the known-good build really behaves this way");
+        List<DigestTuple> tuples = runs.stream().map(Measured::tuple).toList();
+        warnUnclean(options, tuples, log);
+        warnProjectPath(options, normalizer, runs, log);
+        Map<String, StreamExcerpts> excerpts = new LinkedHashMap<>();
+        for (Measured run : runs) {
+            LaunchResult launch = run.launch();
+            if (options.goldExcerptBytes() > 0 && launch.started() && !launch.timedOut()) {
+                excerpts.put(run.tuple().caseId(), new StreamExcerpts(StreamExcerpts.of(launch.stdout().file(), normalizer, options.goldExcerptBytes()),
+                        StreamExcerpts.of(launch.stderr().file(), normalizer, options.goldExcerptBytes())));
             }
         }
-        GoldStore.replace(options.gold(), tuples, toolchain, options.normalize());
+        GoldStore.replace(options.gold(), tuples, toolchain, options.normalize(), excerpts);
         ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
         tuples.stream().limit(TABLE_ROWS).forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
                 shortHash(t.stderrSha256()), t.sanitizer(), t.timeBucket()));
@@ -86,6 +109,40 @@ public final class DigestGoal {
         return tuples;
     }
 
+    /** One summary warning, not one a case: a build that is not sanitizer-clean says so once, with the cases. */
+    private static void warnUnclean(Options options, List<DigestTuple> tuples, GradeLog log) {
+        List<String> unclean = tuples.stream().filter(t -> !"clean".equals(t.sanitizer()))
+                .map(t -> CasesFile.printable(t.caseId()) + " (" + t.sanitizer() + ")").toList();
+        if (!unclean.isEmpty()) {
+            log.warn(unclean.size() + " of " + tuples.size() + " case(s) were recorded with a sanitizer class other than clean: " + listed(unclean)
+                    + ". The gold now expects exactly these outcomes: make sure the known-good build really behaves this way (a sanitizer "
+                    + "report in a known-good build is usually a bug to fix, or a case to drop, before recording)");
+        }
+    }
+
+    /** Output that names the checkout drifts when the checkout moves: say so while the gold is being made. */
+    private static void warnProjectPath(Options options, Normalizer normalizer, List<Measured> runs, GradeLog log) {
+        String basedir = options.settings().projectDirectory().toAbsolutePath().normalize().toString();
+        List<String> naming = new ArrayList<>();
+        for (Measured run : runs) {
+            LaunchResult launch = run.launch();
+            if (launch.started() && (normalizer.contains(launch.stdout().file(), basedir) || normalizer.contains(launch.stderr().file(), basedir))) {
+                naming.add(CasesFile.printable(run.tuple().caseId()));
+            }
+        }
+        if (!naming.isEmpty()) {
+            log.warn("the recorded output of " + naming.size() + " case(s) contains the project's absolute path " + basedir + ": "
+                    + listed(naming) + ". These digests will drift when the project is checked out elsewhere. Add the rule "
+                    + "<normalize><rule>basedir</rule></normalize> (it writes ${basedir} in place of the path), or run the command with "
+                    + "relative paths, then re-record with `" + options.settings().hint("record-digest", "-Dpatchgrade.force=true") + "`");
+        }
+    }
+
+    private static String listed(List<String> items) {
+        int shown = Math.min(items.size(), 20);
+        return String.join(", ", items.subList(0, shown)) + (items.size() > shown ? " and " + (items.size() - shown) + " more" : "");
+    }
+
     public static GoalResult grade(Options options, GradeLog log) {
         GoalSettings settings = options.settings();
         return Reports.grade(settings, settings.suiteName(options.shard()), e -> Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
@@ -95,22 +152,23 @@ public final class DigestGoal {
         GoalSettings settings = options.settings();
         long started = System.nanoTime();
         validate(options);
+        log.info("digest " + settings.executionId() + ": cases " + options.cases() + ", gold " + options.gold());
         OracleGuard guard = OracleGuard.snapshot(List.of(options.cases(), options.gold()));
         List<Case> cases = CasesFile.read(options.cases(), false);
-        GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets());
+        GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets(), settings.hint("record-digest", "-Dpatchgrade.force=true"));
         checkCaseSet(options, cases, gold);
         checkToolchain(options, gold, log);
         if (!gold.normalize().equals(options.normalize())) {
             throw new PatchgradeException("normalize_drift", options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
                     + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
-                    + "Use the recorded rules, or re-record with `mvn patchgrade:record-digest -Dpatchgrade.force=true`");
+                    + "Use the recorded rules, or re-record with `" + settings.hint("record-digest", "-Dpatchgrade.force=true") + "`");
         }
         List<Case> selected = options.shard().select(cases);
         Normalizer normalizer = new Normalizer(options.normalize());
         List<Row> rows;
         try (Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()))) {
             rows = CaseRunner.runAll(selected, options.parallel(),
-                    c -> gradeCase(launcher, options, normalizer, c, gold.tuples().get(c.id())), Row::failed, log);
+                    c -> gradeCase(launcher, options, normalizer, c, gold.tuples().get(c.id()), gold.excerpts().get(c.id())), Row::failed, log);
         }
         guard.verifyUnchanged();
         double seconds = (System.nanoTime() - started) / 1e9;
@@ -153,7 +211,7 @@ public final class DigestGoal {
         if (!added.isEmpty() || !removed.isEmpty()) {
             throw new PatchgradeException("case_set_drift", "the cases in " + options.cases() + " and the gold digests in " + options.gold()
                     + " differ: added " + added + ", removed " + removed + ". Nothing was graded. If the change is intended, re-record with "
-                    + "`mvn patchgrade:record-digest -Dpatchgrade.force=true` from a known-good build and commit both");
+                    + "`" + options.settings().hint("record-digest", "-Dpatchgrade.force=true") + "` from a known-good build and commit both");
         }
     }
 
@@ -186,10 +244,9 @@ public final class DigestGoal {
         // Set in <environment>, the user's sanitizer options win over these.
         Map<String, String> sanitizerOptions = options.sanitizer() == Sanitizer.NONE ? Map.of()
                 : Map.of("UBSAN_OPTIONS", UBSAN_OPTIONS, "ASAN_OPTIONS", ASAN_OPTIONS);
-        LaunchRequest request = options.settings().launchRequest(options.command(), sanitizerOptions, Duration.ofSeconds(options.timeoutSeconds()))
-                .withArguments(c.args())
-                .withStdin(c.stdin() == null ? null : c.stdin().getBytes(StandardCharsets.UTF_8))
-                .keepingOutputAs(keep);
+        Duration timeout = Duration.ofSeconds(options.timeoutSeconds());
+        LaunchRequest request = c.applyTo(options.settings().launchRequest(options.command(), sanitizerOptions, timeout),
+                options.settings().workingDirectory(), timeout).keepingOutputAs(keep);
         LaunchResult result = launcher.launch(request);
         if (!result.started()) {
             if (options.sanitizer() == Sanitizer.NONE) {
@@ -210,7 +267,7 @@ public final class DigestGoal {
                 options.buckets().bucket(result.wallMillis())), result);
     }
 
-    private static Row gradeCase(Launcher launcher, Options options, Normalizer normalizer, Case c, DigestTuple gold) {
+    private static Row gradeCase(Launcher launcher, Options options, Normalizer normalizer, Case c, DigestTuple gold, StreamExcerpts excerpts) {
         Path keep = streamPrefix(options.settings(), c);
         Measured measured = measure(launcher, options, normalizer, c, keep);
         List<DigestTuple.Drift> drifts = measured.tuple().driftFrom(gold);
@@ -234,7 +291,21 @@ public final class DigestGoal {
             withCap.addAll(drifts);
             drifts = withCap;
         }
-        return new Row(c, gold, measured.tuple(), drifts, reruns, measured.launch());
+        List<FirstDifference.Line> lines = new ArrayList<>();
+        LaunchResult launch = measured.launch();
+        if (excerpts != null && launch.started()) {
+            for (DigestTuple.Drift drift : drifts) {
+                FirstDifference.Line line = switch (drift.field()) {
+                    case "stdout_sha256" -> StreamExcerpts.firstDifference("stdout", excerpts.stdout(), launch.stdout().file(), normalizer);
+                    case "stderr_sha256" -> StreamExcerpts.firstDifference("stderr", excerpts.stderr(), launch.stderr().file(), normalizer);
+                    default -> null;
+                };
+                if (line != null) {
+                    lines.add(line);
+                }
+            }
+        }
+        return new Row(c, gold, measured.tuple(), drifts, reruns, launch, List.copyOf(lines));
     }
 
     private static Path streamPrefix(GoalSettings settings, Case c) {
@@ -249,6 +320,9 @@ public final class DigestGoal {
         if (row.reruns() > 0 && row.drifts().stream().anyMatch(d -> d.field().equals("time_bucket"))) {
             message.append(" (stayed shifted over ").append(row.reruns()).append(" rerun").append(row.reruns() == 1 ? "" : "s").append(')');
         }
+        for (FirstDifference.Line line : row.lines()) {
+            message.append("; ").append(line.describe());
+        }
         return message.toString();
     }
 
@@ -262,11 +336,16 @@ public final class DigestGoal {
             String err = launch.started() ? launch.stderr().excerpt() : launch.startFailure().describe();
             double caseSeconds = launch.wallMicros() / 1e6;
             if (row.failed()) {
-                String details = message(row).replace("; ", "\n") + "\n\ngold:      " + GoldStore.json(row.gold(), null, List.of())
+                StringBuilder what = new StringBuilder();
+                row.drifts().forEach(d -> what.append(d.describe()).append('\n'));
+                row.lines().forEach(l -> what.append(l.describe()).append('\n'));
+                String details = what + "\ngold:      " + GoldStore.json(row.gold(), null, List.of())
                         + "\ncandidate: " + GoldStore.json(row.candidate(), null, List.of())
                         + "\nargs: " + row.testCase().args()
                         + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "")
-                        + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log) : "") + "\n";
+                        + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log) : "")
+                        + "\nif the new behaviour is intended: " + settings.hint("record-digest", "-Dpatchgrade.force=true")
+                        + ", and commit the gold with the change\n";
                 tests.add(TestCaseReport.failed(row.testCase().id(), caseSeconds, row.drifts().get(0).field(), message(row), details, out, err));
             } else {
                 tests.add(TestCaseReport.passed(row.testCase().id(), caseSeconds, out, err));
@@ -277,6 +356,15 @@ public final class DigestGoal {
             one.put("drift", row.drifts().stream().map(DigestTuple.Drift::describe).toList());
             one.put("drift_fields", row.drifts().stream().map(DigestTuple.Drift::field).toList());
             one.put("time_bucket_reruns", row.reruns());
+            one.put("first_difference", row.lines().stream().map(line -> {
+                Map<String, Object> diff = new LinkedHashMap<>();
+                diff.put("stream", line.stream());
+                diff.put("line", line.number());
+                diff.put("gold", line.gold());
+                diff.put("candidate", line.candidate());
+                diff.put("text", line.describe());
+                return diff;
+            }).toList());
             one.put("gold", GoldStore.json(row.gold(), null, List.of()));
             one.put("candidate", GoldStore.json(row.candidate(), null, List.of()));
             one.put("wall_ms", launch.wallMillis());
@@ -289,7 +377,7 @@ public final class DigestGoal {
         report.put("verdict", rows.stream().anyMatch(Row::failed) ? "fail" : "pass");
         report.put("worst", worst(rows));
         report.put("shard", options.shard().all() ? null : options.shard().index() + "/" + options.shard().count());
-        report.put("sanitizer", options.sanitizer().name().toLowerCase(java.util.Locale.ROOT));
+        report.put("sanitizer", options.sanitizer().wireName());
         report.put("gold", options.gold().toString());
         report.put("candidate_digests", candidateDirectory(settings).toString());
         report.put("sandbox", Reports.sandboxJson(settings));
@@ -299,19 +387,32 @@ public final class DigestGoal {
 
     private static void printTable(GradeLog log, Options options, List<Row> rows) {
         ConsoleTable table = new ConsoleTable("case", "verdict", "drift");
-        List<Row> shown = rows.size() <= TABLE_ROWS ? rows : rows.stream().filter(Row::failed).limit(TABLE_ROWS).toList();
+        // Passing rows only when asked for: a console of 60 "pass" lines hides the one that matters.
+        List<Row> shown = rows.stream().filter(r -> r.failed() || log.verbose()).limit(log.verbose() ? Long.MAX_VALUE : TABLE_ROWS).toList();
         for (Row row : shown) {
             // Full hashes are in the reports; twelve hex digits tell them apart on a console.
-            String drift = row.failed() ? message(row).replaceAll("\\b([0-9a-f]{12})[0-9a-f]{52}\\b", "$1") : "";
+            String drift = row.drifts().stream().map(DigestTuple.Drift::describe).reduce((a, b) -> a + "; " + b).orElse("")
+                    .replaceAll("\\b([0-9a-f]{12})[0-9a-f]{52}\\b", "$1");
             table.row(CasesFile.printable(row.testCase().id()), row.failed() ? "FAIL" : "pass", drift);
+            for (FirstDifference.Line line : row.lines()) {
+                table.row("", "", line.describe());
+            }
         }
         long failed = rows.stream().filter(Row::failed).count();
         log.info("digest of " + rows.size() + " case(s) against " + options.gold() + (options.shard().all() ? "" : " (" + options.shard().label() + ")") + ":");
-        table.lines().forEach(log::info);
-        if (shown.size() < rows.size()) {
-            log.info("... " + (rows.size() - shown.size()) + " more case(s) not shown (all passed or beyond the first " + TABLE_ROWS + " failures)");
+        if (!shown.isEmpty()) {
+            table.lines().forEach(log::info);
+        }
+        long hidden = rows.size() - shown.size();
+        if (hidden > 0) {
+            log.info(hidden + " more case(s) not listed (" + (rows.size() - failed) + " passed" + (failed > shown.size() ? ", and failures beyond the first "
+                    + TABLE_ROWS : "") + "; list every case with -Dpatchgrade.verbose=true)");
         }
         log.info("outcome: " + (failed == 0 ? "PASS, every channel matched" : "FAIL, " + failed + " of " + rows.size() + " case(s) drifted"));
+        if (failed > 0) {
+            log.info("if the new behaviour is intended, re-record the gold on the known-good build with `"
+                    + options.settings().hint("record-digest", "-Dpatchgrade.force=true") + "` and commit it with the change");
+        }
     }
 
     private static String shortHash(String hash) {
@@ -319,6 +420,6 @@ public final class DigestGoal {
     }
 
     private static String describe(List<NormalizeRule> rules) {
-        return rules.isEmpty() ? "(none)" : rules.stream().map(r -> r.pattern() + " -> " + r.replacement()).toList().toString();
+        return rules.isEmpty() ? "(none)" : rules.stream().map(NormalizeRule::describe).toList().toString();
     }
 }

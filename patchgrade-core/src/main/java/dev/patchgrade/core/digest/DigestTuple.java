@@ -27,10 +27,17 @@ public record DigestTuple(String caseId, Integer exit, String stdoutSha256, Stri
         };
     }
 
+    /** The SHA-256 of no bytes at all: shown as such, since nobody recognises {@code e3b0c442...}. */
+    public static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
     /** A field that differs: the failure type is the field, the message {@code <gold> -> <cand>}. */
     public record Drift(String field, Object gold, Object candidate) {
         public String describe() {
-            return field + ": " + gold + " -> " + candidate;
+            return field + ": " + show(gold) + " -> " + show(candidate);
+        }
+
+        private static String show(Object value) {
+            return EMPTY_SHA256.equals(value) ? value + " (empty)" : String.valueOf(value);
         }
     }
 

@@ -28,8 +28,11 @@ import java.util.stream.Stream;
 public final class GoldStore {
     private GoldStore() {}
 
-    /** What a digest directory holds. {@code toolchain} and {@code normalize} are the same in every file. */
-    public record Gold(Map<String, DigestTuple> tuples, String toolchain, List<NormalizeRule> normalize) {}
+    /**
+     * What a digest directory holds. {@code toolchain} and {@code normalize} are the same in every file.
+     * {@code excerpts} holds the cases whose file has {@code stdout_excerpt} or {@code stderr_excerpt}.
+     */
+    public record Gold(Map<String, DigestTuple> tuples, String toolchain, List<NormalizeRule> normalize, Map<String, StreamExcerpts> excerpts) {}
 
     public static boolean hasDigests(Path directory) {
         if (!Files.isDirectory(directory)) {
@@ -43,9 +46,14 @@ public final class GoldStore {
     }
 
     public static Gold read(Path directory, TimeBuckets buckets) {
+        return read(directory, buckets, "mvn patchgrade:record-digest@<executionId> -Dpatchgrade.force=true");
+    }
+
+    /** @param rerecord the command that re-records the directory, as messages should print it */
+    public static Gold read(Path directory, TimeBuckets buckets, String rerecord) {
         if (!Files.isDirectory(directory)) {
             throw new PatchgradeException("missing_gold", directory + ": no gold directory. Record one from a known-good build with "
-                    + "`mvn patchgrade:record-digest` and commit it, or fix the <gold> path");
+                    + "`" + rerecord.replace(" -Dpatchgrade.force=true", "") + "` and commit it, or fix the <gold> path");
         }
         List<Path> files;
         try (Stream<Path> list = Files.list(directory)) {
@@ -55,6 +63,7 @@ public final class GoldStore {
         }
         Map<String, DigestTuple> tuples = new LinkedHashMap<>();
         Map<String, Path> origin = new LinkedHashMap<>();
+        Map<String, StreamExcerpts> excerpts = new LinkedHashMap<>();
         String toolchain = null;
         List<NormalizeRule> normalize = null;
         Path first = null;
@@ -67,6 +76,10 @@ public final class GoldStore {
                         + "; keep one digest per case");
             }
             tuples.put(tuple.caseId(), tuple);
+            StreamExcerpts excerpt = new StreamExcerpts(optionalText(file, node, "stdout_excerpt"), optionalText(file, node, "stderr_excerpt"));
+            if (excerpt.stdout() != null || excerpt.stderr() != null) {
+                excerpts.put(tuple.caseId(), excerpt);
+            }
             String fileToolchain = node.hasNonNull("toolchain") ? node.get("toolchain").asText() : null;
             List<NormalizeRule> fileNormalize = normalizeRules(file, node.get("normalize"));
             if (first == null) {
@@ -75,10 +88,10 @@ public final class GoldStore {
                 normalize = fileNormalize;
             } else if (!Objects.equals(toolchain, fileToolchain) || !normalize.equals(fileNormalize)) {
                 throw new PatchgradeException("malformed_gold", file + ": its toolchain or normalize rules differ from " + first
-                        + "; a gold directory is recorded in one go, so re-record it with `mvn patchgrade:record-digest -Dpatchgrade.force=true`");
+                        + "; a gold directory is recorded in one go, so re-record it with `" + rerecord + "`");
             }
         }
-        return new Gold(tuples, toolchain, normalize == null ? List.of() : normalize);
+        return new Gold(tuples, toolchain, normalize == null ? List.of() : normalize, excerpts);
     }
 
     private static JsonNode parse(Path file) {
@@ -128,6 +141,17 @@ public final class GoldStore {
         return value.asText();
     }
 
+    private static String optionalText(Path file, JsonNode node, String key) {
+        JsonNode value = node.get(key);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw new PatchgradeException("malformed_gold", file + ": key \"" + key + "\" must be a string (found " + value + ")");
+        }
+        return value.asText();
+    }
+
     private static String hash(Path file, JsonNode node, String key) {
         JsonNode value = node.get(key);
         if (value == null || value.isNull()) {
@@ -148,12 +172,18 @@ public final class GoldStore {
         }
         List<NormalizeRule> rules = new ArrayList<>();
         for (JsonNode rule : node) {
-            rules.add(new NormalizeRule(rule.path("pattern").asText(null), rule.path("replacement").asText("")));
+            rules.add(rule.hasNonNull("rule") ? NormalizeRule.named(rule.get("rule").asText())
+                    : new NormalizeRule(rule.path("pattern").asText(null), rule.path("replacement").asText("")));
         }
         return rules;
     }
 
     public static ObjectNode json(DigestTuple tuple, String toolchain, List<NormalizeRule> normalize) {
+        return json(tuple, toolchain, normalize, null);
+    }
+
+    /** @param excerpts the normalised stream excerpts to keep beside the hashes, or {@code null} */
+    public static ObjectNode json(DigestTuple tuple, String toolchain, List<NormalizeRule> normalize, StreamExcerpts excerpts) {
         ObjectNode node = JsonReports.MAPPER.createObjectNode();
         node.put("case", tuple.caseId());
         if (tuple.exit() == null) {
@@ -171,8 +201,18 @@ public final class GoldStore {
         if (!normalize.isEmpty()) {
             ArrayNode rules = node.putArray("normalize");
             for (NormalizeRule rule : normalize) {
-                rules.addObject().put("pattern", rule.pattern()).put("replacement", rule.replacement());
+                if (rule.name() != null) {
+                    rules.addObject().put("rule", rule.name());
+                } else {
+                    rules.addObject().put("pattern", rule.pattern()).put("replacement", rule.replacement());
+                }
             }
+        }
+        if (excerpts != null && excerpts.stdout() != null) {
+            node.put("stdout_excerpt", excerpts.stdout());
+        }
+        if (excerpts != null && excerpts.stderr() != null) {
+            node.put("stderr_excerpt", excerpts.stderr());
         }
         return node;
     }
@@ -182,6 +222,12 @@ public final class GoldStore {
      * swapped in at the end, so a failure leaves the old directory as it was and no stale file survives.
      */
     public static void replace(Path directory, List<DigestTuple> tuples, String toolchain, List<NormalizeRule> normalize) {
+        replace(directory, tuples, toolchain, normalize, Map.of());
+    }
+
+    /** @param excerpts by case id; cases without an entry are written without excerpts */
+    public static void replace(Path directory, List<DigestTuple> tuples, String toolchain, List<NormalizeRule> normalize,
+            Map<String, StreamExcerpts> excerpts) {
         Path target = directory.toAbsolutePath().normalize();
         Path parent = target.getParent();
         try {
@@ -190,7 +236,7 @@ public final class GoldStore {
             try {
                 for (DigestTuple tuple : tuples) {
                     Files.write(fresh.resolve(SafeNames.jsonFile(tuple.caseId())),
-                            (JsonReports.MAPPER.writeValueAsString(json(tuple, toolchain, normalize)) + "\n").getBytes(StandardCharsets.UTF_8));
+                            (JsonReports.MAPPER.writeValueAsString(json(tuple, toolchain, normalize, excerpts.get(tuple.caseId()))) + "\n").getBytes(StandardCharsets.UTF_8));
                 }
                 Path old = null;
                 if (Files.exists(target)) {

@@ -42,28 +42,58 @@ public final class Normalizer {
 
     public String sha256(Path file) {
         MessageDigest digest = StreamHashing.sha256();
-        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            int b;
-            while ((b = in.read()) >= 0) {
-                line.write(b);
-                if (b == '\n' || line.size() >= MAX_LINE) {
-                    update(digest, line);
-                }
-            }
-            update(digest, line);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read " + file, e);
-        }
+        eachLine(file, Long.MAX_VALUE, line -> {
+            digest.update(line.getBytes(StandardCharsets.ISO_8859_1));
+            return true;
+        });
         return StreamHashing.hex(digest.digest());
     }
 
-    private void update(MessageDigest digest, ByteArrayOutputStream line) {
-        if (line.size() == 0) {
-            return;
+    /** The first {@code limit} bytes of the stream after normalisation, as UTF-8 text (the rules may make it longer or shorter). */
+    public String text(Path file, long limit) {
+        StringBuilder text = new StringBuilder();
+        eachLine(file, limit, line -> {
+            text.append(line);
+            return true;
+        });
+        return new String(text.toString().getBytes(StandardCharsets.ISO_8859_1), StandardCharsets.UTF_8);
+    }
+
+    /** Whether a normalised line of the stream contains {@code needle} (UTF-8); reads the whole stream in constant memory. */
+    public boolean contains(Path file, String needle) {
+        String wanted = new String(needle.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
+        boolean[] found = {false};
+        eachLine(file, Long.MAX_VALUE, line -> {
+            found[0] = line.contains(wanted);
+            return !found[0];
+        });
+        return found[0];
+    }
+
+    /** Feeds each normalised line (ISO-8859-1, with its LF) of the first {@code limit} bytes to {@code sink} until it returns false. */
+    private void eachLine(Path file, long limit, java.util.function.Predicate<String> sink) {
+        try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            long read = 0;
+            int b;
+            while (read < limit && (b = in.read()) >= 0) {
+                read++;
+                line.write(b);
+                if ((b == '\n' || line.size() >= MAX_LINE) && !sink.test(take(line))) {
+                    return;
+                }
+            }
+            if (line.size() > 0) {
+                sink.test(take(line));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file, e);
         }
+    }
+
+    private String take(ByteArrayOutputStream line) {
         String text = line.toString(StandardCharsets.ISO_8859_1);
-        digest.update(apply(text).getBytes(StandardCharsets.ISO_8859_1));
         line.reset();
+        return apply(text);
     }
 }

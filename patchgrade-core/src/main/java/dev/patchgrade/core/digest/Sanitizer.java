@@ -1,17 +1,27 @@
 package dev.patchgrade.core.digest;
 
 import dev.patchgrade.core.PatchgradeException;
+import java.util.Arrays;
 import java.util.Locale;
 
-/** What the graded binary was built with. */
+/** What the graded binary was built with. {@code asan+ubsan} gets both sets of options and both report markers. */
 public enum Sanitizer {
-    NONE, UBSAN, ASAN;
+    NONE("none"), UBSAN("ubsan"), ASAN("asan"), ASAN_UBSAN("asan+ubsan");
+
+    private final String wireName;
+
+    Sanitizer(String wireName) {
+        this.wireName = wireName;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
 
     public static Sanitizer parse(String value) {
-        try {
-            return valueOf(value.strip().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException | NullPointerException e) {
-            throw new PatchgradeException("bad_parameter", "<sanitizer> must be none, ubsan or asan (found \"" + value + "\")");
-        }
+        String wanted = value == null ? "" : value.strip().toLowerCase(Locale.ROOT).replace("ubsan+asan", "asan+ubsan");
+        return Arrays.stream(values()).filter(s -> s.wireName.equals(wanted)).findFirst()
+                .orElseThrow(() -> new PatchgradeException("bad_parameter", "<sanitizer> (patchgrade.sanitizer) must be none, ubsan, asan or "
+                        + "asan+ubsan (found \"" + value + "\"); give what the binary of <command> was built with"));
     }
 }

@@ -1,50 +1,78 @@
 package dev.patchgrade.core.envelope;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.host.HostInfo;
+import dev.patchgrade.core.launch.TimeoutRange;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Reads envelope files, whether written by {@code record-envelope}, by hand or by another tool.
- * Keys not listed here are ignored, so a file may carry notes of its own.
+ * Any other key starting with {@code max_} is an error (a typo must never drop a ceiling); other
+ * unknown keys are ignored with a warning, so a file may carry notes of its own.
  */
 public final class EnvelopeFile {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    /** The recording command where the caller does not know its execution. */
+    private static final String RECORD = "mvn patchgrade:record-envelope@<executionId>";
+    private static final Set<String> OTHER_KEYS = Set.of("cmd", "timeout_s", "notes", "host", "toolchain", "measured", "slack");
 
     private EnvelopeFile() {}
 
     public static Envelope read(Path file) {
+        return read(file, GradeLog.SILENT, RECORD);
+    }
+
+    /**
+     * @param log where a warning about keys this version does not read goes
+     * @param record the command that records the envelope, as messages should print it
+     */
+    public static Envelope read(Path file, GradeLog log, String record) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
             throw new PatchgradeException("missing_envelope", file + ": no envelope file. Record one on a known-good build with "
-                    + "`mvn patchgrade:record-envelope` and commit it, or fix the <envelope> path");
+                    + "`" + record + "` and commit it, or fix the <envelope> path");
         } catch (IOException e) {
             throw new PatchgradeException("missing_envelope", file + ": cannot read the envelope (" + e.getMessage() + ")");
         }
-        return parse(file, bytes);
+        return parse(file, bytes, log, record);
     }
 
     public static Envelope parse(Path file, byte[] bytes) {
+        return parse(file, bytes, GradeLog.SILENT, RECORD);
+    }
+
+    public static Envelope parse(Path file, byte[] bytes, GradeLog log, String record) {
         JsonNode root;
         try {
             root = JSON.readTree(bytes);
         } catch (JsonProcessingException e) {
             JsonLocation at = e.getLocation();
             String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            String problem = e.getOriginalMessage();
+            if (problem != null && problem.startsWith("Duplicate field ")) {
+                throw new EnvelopeFormatException(file, "key " + problem.substring("Duplicate field ".length()).replace('\'', '"')
+                        + " appears twice" + where + "; keep one, since only one value can count");
+            }
             throw new EnvelopeFormatException(file, "not valid JSON" + where + ": " + e.getOriginalMessage());
         } catch (IOException e) {
             throw new EnvelopeFormatException(file, "cannot be parsed: " + e.getMessage());
@@ -52,6 +80,7 @@ public final class EnvelopeFile {
         if (root == null || !root.isObject()) {
             throw new EnvelopeFormatException(file, "must hold one JSON object with cmd, timeout_s, max_rss_kb, max_user_us and notes");
         }
+        checkKeys(file, root, log);
         List<String> cmd = readCommand(file, root.get("cmd"));
         double timeout = readTimeout(file, root.get("timeout_s"));
         Map<Ceiling, Long> ceilings = new EnumMap<>(Ceiling.class);
@@ -61,7 +90,7 @@ public final class EnvelopeFile {
             if (value == null || value.isNull()) {
                 if (required) {
                     throw new EnvelopeFormatException(file, "key \"" + ceiling.key() + "\" is missing; every envelope needs "
-                            + "max_rss_kb and max_user_us (record them with `mvn patchgrade:record-envelope`)");
+                            + "max_rss_kb and max_user_us (record them with `" + record + "`)");
                 }
                 continue;
             }
@@ -77,6 +106,22 @@ public final class EnvelopeFile {
         }
         return new Envelope(file, cmd, timeout, ceilings, notes == null || notes.isNull() ? null : notes.asText(),
                 readHost(file, root.get("host")), toolchain == null || toolchain.isNull() ? null : toolchain.asText());
+    }
+
+    private static void checkKeys(Path file, JsonNode root, GradeLog log) {
+        Set<String> ceilings = Arrays.stream(Ceiling.values()).map(Ceiling::key).collect(Collectors.toCollection(java.util.TreeSet::new));
+        for (Iterator<String> names = root.fieldNames(); names.hasNext(); ) {
+            String key = names.next();
+            if (ceilings.contains(key) || OTHER_KEYS.contains(key)) {
+                continue;
+            }
+            if (key.startsWith("max_")) {
+                throw new EnvelopeFormatException(file, "key \"" + key + "\" is not a ceiling patchgrade knows, so the limit it was meant to set "
+                        + "would never apply; use one of " + ceilings + " (fix the spelling, or remove the key)");
+            }
+            log.warn(file + ": key \"" + key + "\" is not one patchgrade reads; it is ignored (a ceiling key starts with max_, e.g. "
+                    + "max_wall_ms)");
+        }
     }
 
     private static List<String> readCommand(Path file, JsonNode node) {
@@ -100,8 +145,9 @@ public final class EnvelopeFile {
         if (node == null || node.isNull()) {
             throw new EnvelopeFormatException(file, "key \"timeout_s\" is missing; give the wall-clock cap in seconds, e.g. \"timeout_s\": 5");
         }
-        if (!node.isNumber() || node.asDouble() <= 0 || !Double.isFinite(node.asDouble())) {
-            throw new EnvelopeFormatException(file, "key \"timeout_s\" must be a positive number of seconds (found " + node + ")");
+        if (!node.isNumber() || !TimeoutRange.accepts(node.asDouble())) {
+            throw new EnvelopeFormatException(file, "key \"timeout_s\" must be " + TimeoutRange.describe() + " (found " + node
+                    + "); give the wall-clock cap of one run, e.g. \"timeout_s\": 5");
         }
         return node.asDouble();
     }

@@ -15,6 +15,7 @@ import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.StreamHashing;
+import dev.patchgrade.core.launch.TimeoutRange;
 import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.JsonReports;
@@ -31,6 +32,9 @@ import java.util.Map;
 
 /** The {@code record-envelope} and {@code envelope} goals, without Maven. */
 public final class EnvelopeGoal {
+    /** What the other figures of a timed-out run show: cut short, they are neither within nor over a ceiling. */
+    static final String NOT_GRADED = "not graded (timed out)";
+
     private EnvelopeGoal() {}
 
     public record RecordOptions(GoalSettings settings, Path envelope, List<String> command, int timeoutSeconds,
@@ -53,7 +57,8 @@ public final class EnvelopeGoal {
         Path file = options.envelope();
         if (Files.exists(file) && !options.force()) {
             throw new PatchgradeException("refused_overwrite", file + " exists and record-envelope does not overwrite it. If the new "
-                    + "baseline is intended, re-run with -Dpatchgrade.force=true (or <force>true</force>) and commit the envelope in the same "
+                    + "baseline is intended, re-run as `" + options.settings().hint("record-envelope", "-Dpatchgrade.force=true")
+                    + "` (or set <force>true</force>) and commit the envelope in the same "
                     + "commit as the patch that changed the cost");
         }
         if (options.command() == null || options.command().isEmpty()) {
@@ -63,6 +68,7 @@ public final class EnvelopeGoal {
             throw new PatchgradeException("bad_parameter", "<timeout> must be positive and <runs> at least 1 (found "
                     + options.timeoutSeconds() + " and " + options.runs() + ")");
         }
+        log.info("record-envelope " + options.settings().executionId() + ": writing envelope " + file);
         String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
         HostInfo host = HostInfo.detect(options.hostClass());
         List<EnvelopeRun> runs = new ArrayList<>();
@@ -74,8 +80,10 @@ public final class EnvelopeGoal {
                 runs.add(EnvelopeRun.of(GoalSettings.mustHaveStarted(launcher.launch(request), "command", options.command())));
             }
         }
-        EnvelopeRecording recording = EnvelopeRecording.of(portable(options.command(), options.settings().workingDirectory()),
-                options.timeoutSeconds(), runs, options.slack(), host, toolchain);
+        long slowest = runs.stream().mapToLong(EnvelopeRun::wallMillis).max().orElse(0);
+        long timeout = recordedTimeout(options.timeoutSeconds(), slowest);
+        EnvelopeRecording recording = EnvelopeRecording.of(portable(options.command(), options.settings().projectDirectory()),
+                timeout, runs, options.slack(), host, toolchain);
         ObjectNode json = EnvelopeFile.recorded(recording);
         try {
             AtomicFiles.write(file, (JsonReports.MAPPER.writeValueAsString(json) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -89,7 +97,16 @@ public final class EnvelopeGoal {
                 "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
         log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", options.command()) + " on " + host.className() + ":");
         table.lines().forEach(log::info);
+        log.info(String.format(Locale.ROOT, "timeout_s = %d s: the larger of <timeout> (%d s) and 10x the slowest run (%.3f s), rounded up"
+                + " to whole seconds, so that a loaded machine does not turn a good run into a timeout", timeout, options.timeoutSeconds(),
+                slowest / 1000.0));
         return recording;
+    }
+
+    /** The recorded {@code timeout_s}: the larger of {@code <timeout>} and 10x the slowest recorded wall time, in whole seconds. */
+    static long recordedTimeout(int timeoutSeconds, long slowestWallMillis) {
+        long tenfold = (slowestWallMillis * 10 + 999) / 1000;
+        return Math.min((long) TimeoutRange.MAX_SECONDS, Math.max(timeoutSeconds, tenfold));
     }
 
     public static GoalResult grade(GradeOptions options, GradeLog log) {
@@ -104,6 +121,8 @@ public final class EnvelopeGoal {
                     + ", where its execution id hashes to; this is shard " + shard.index() + "/" + shard.count() + ": not graded here");
             return new GoalResult(List.of(), null, "not_on_this_shard");
         }
+        log.info("envelope " + settings.executionId() + ": envelope " + options.envelope()
+                + (options.expectStdout() == null ? "" : ", expected stdout " + options.expectStdout()));
         return Reports.grade(settings, options.command() == null || options.command().isEmpty() ? options.envelope().getFileName().toString() : display(options.command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
     }
 
@@ -115,7 +134,7 @@ public final class EnvelopeGoal {
             oracles.add(options.expectStdout());
         }
         OracleGuard guard = OracleGuard.snapshot(oracles);
-        Envelope envelope = EnvelopeFile.read(options.envelope());
+        Envelope envelope = EnvelopeFile.read(options.envelope(), log, settings.hint("record-envelope", ""));
         List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
         if (command.isEmpty()) {
             throw new PatchgradeException("bad_parameter", "no command to grade: set <command> in the POM or \"cmd\" in " + options.envelope());
@@ -148,7 +167,7 @@ public final class EnvelopeGoal {
         printTable(log, caseName, envelope, verdict);
         List<String> failures = verdict.accepted() ? List.of()
                 : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + failureMessage(verdict, envelope)
-                        + ". If the cost increase is intended, re-record with `mvn patchgrade:record-envelope -Dpatchgrade.force=true`"
+                        + ". If the cost increase is intended, re-record with `" + settings.hint("record-envelope", "-Dpatchgrade.force=true") + "`"
                         + " and commit the envelope with the patch");
         // The worst is what the report's failure type says: the first reason, not "reject".
         return new GoalResult(failures, null, verdict.accepted() ? verdict.verdict() : verdict.reasons().get(0));
@@ -160,7 +179,7 @@ public final class EnvelopeGoal {
         }
         if (envelope.host() == null) {
             log.warn(options.envelope() + " records no host class, so patchgrade cannot tell whether its ceilings were measured on a machine"
-                    + " like this one; re-record it with `mvn patchgrade:record-envelope -Dpatchgrade.force=true` to add one");
+                    + " like this one; re-record it with `" + options.settings().hint("record-envelope", "-Dpatchgrade.force=true") + "` to add one");
         }
         String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
         List<String> differences = HostCheck.differences(envelope, HostInfo.detect(options.hostClass()), toolchain);
@@ -171,10 +190,14 @@ public final class EnvelopeGoal {
         return differences;
     }
 
-    /** The command as committed: an executable inside the project is written relative to it, so the file works in any checkout. */
-    static List<String> portable(List<String> command, Path workingDirectory) {
-        List<String> portable = new ArrayList<>(command);
-        portable.set(0, ProjectPaths.portable(Path.of(command.get(0)), workingDirectory));
+    /** The command as committed: every absolute path inside the project is written relative to it, so the file works in any checkout. */
+    static List<String> portable(List<String> command, Path projectDirectory) {
+        List<String> portable = new ArrayList<>();
+        for (String part : command) {
+            boolean path = part.startsWith("/") && part.indexOf('\0') < 0;
+            String written = path ? ProjectPaths.portable(Path.of(part), projectDirectory) : part;
+            portable.add(written.isEmpty() ? "." : written);
+        }
         return portable;
     }
 
@@ -288,23 +311,30 @@ public final class EnvelopeGoal {
         for (EnvelopeVerdict.Breach breach : verdict.breaches()) {
             text.append("  ").append(breach.describe()).append('\n');
         }
+        boolean timedOut = verdict.runs().stream().anyMatch(EnvelopeRun::timedOut);
         for (Map.Entry<Ceiling, Long> entry : verdict.graded().entrySet()) {
-            text.append(String.format(Locale.ROOT, "%s: measured %,d, ceiling %,d%n", entry.getKey().key(), entry.getValue(),
-                    envelope.ceilings().get(entry.getKey())));
+            text.append(String.format(Locale.ROOT, "%s: measured %,d, ceiling %,d%s%n", entry.getKey().key(), entry.getValue(),
+                    envelope.ceilings().get(entry.getKey()), timedOut ? ", " + NOT_GRADED : ""));
         }
         text.append("runs: ").append(verdict.runs().size()).append(" (each figure graded is the minimum over the runs)\n");
         text.append("full output of the last run: ").append(settings.streamsDirectory().resolve("run.stdout")).append(" and .stderr\n");
-        text.append("if the cost increase is intended: mvn patchgrade:record-envelope -Dpatchgrade.force=true, and commit ")
+        text.append("if the cost increase is intended: ").append(settings.hint("record-envelope", "-Dpatchgrade.force=true")).append(", and commit ")
                 .append(envelope.file().getFileName()).append(" with the patch\n");
         return text.toString();
     }
 
     private static void printTable(GradeLog log, String caseName, Envelope envelope, EnvelopeVerdict verdict) {
         ConsoleTable table = new ConsoleTable("figure", "measured", "ceiling", "headroom", "");
+        boolean timedOut = verdict.runs().stream().anyMatch(EnvelopeRun::timedOut);
         for (Map.Entry<Ceiling, Long> entry : verdict.graded().entrySet()) {
             Ceiling ceiling = entry.getKey();
             long measured = entry.getValue();
             long limit = envelope.ceilings().get(ceiling);
+            if (timedOut) {
+                // The figures of a run cut short say nothing about the ceiling either way.
+                table.row(ceiling.label(), amount(measured, ceiling), amount(limit, ceiling), NOT_GRADED, "");
+                continue;
+            }
             String headroom = limit == 0 ? "-" : measured > limit
                     ? String.format(Locale.ROOT, "over by %.0f%%", (measured - limit) * 100.0 / limit)
                     : String.format(Locale.ROOT, "%.0f%% left", (limit - measured) * 100.0 / limit);

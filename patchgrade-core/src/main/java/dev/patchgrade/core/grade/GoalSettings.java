@@ -42,6 +42,14 @@ public record GoalSettings(
         String module) {
 
     public GoalSettings {
+        if (environment != null) {
+            environment.forEach((name, value) -> {
+                if (value == null) {
+                    throw new PatchgradeException("bad_parameter", "<environment> gives variable " + name + " no value (an empty <" + name + "/> "
+                            + "element); write <" + name + ">value</" + name + ">, or remove it");
+                }
+            });
+        }
         environment = environment == null ? Map.of() : Map.copyOf(environment);
         sandbox = sandbox == null ? SandboxSettings.auto() : sandbox;
         facts = facts == null ? new LaunchFacts() : facts;
@@ -151,6 +159,37 @@ public record GoalSettings(
         }
         ExecutableCheck.Resolution resolution = ExecutableCheck.resolve(command.get(0), workingDirectory, ChildEnvironment.pinned(environment));
         return resolution.ok() ? List.of(resolution.path()) : List.of();
+    }
+
+    /** The project's base directory, where recorded paths are written relative to it (the working directory where none is known). */
+    public Path projectDirectory() {
+        return sandbox.projectBase() != null ? sandbox.projectBase() : workingDirectory;
+    }
+
+    /**
+     * A command-line hint that runs as printed: {@code mvn patchgrade:record-digest@plain -Dpatchgrade.force=true}. The
+     * execution id picks this execution's configuration, without which Maven would not know the command.
+     */
+    public String hint(String goalToRun, String flags) {
+        return "mvn patchgrade:" + goalToRun + "@" + executionId + (flags.isEmpty() ? "" : " " + flags);
+    }
+
+    /**
+     * A command's arguments checked for values Maven leaves {@code null} (an empty {@code <arg></arg>}).
+     *
+     * @param parameter the POM parameter, e.g. {@code command}
+     */
+    public static List<String> command(String parameter, List<String> values) {
+        if (values == null) {
+            return List.of();
+        }
+        for (int i = 0; i < values.size(); i++) {
+            if (values.get(i) == null || values.get(i).isEmpty()) {
+                throw new PatchgradeException("bad_parameter", "<" + parameter + "> has an empty <arg></arg> (argument " + (i + 1) + " of "
+                        + values.size() + "); remove it, or give it a value: Maven cannot pass an empty argument on");
+            }
+        }
+        return List.copyOf(values);
     }
 
     public String qualifiedName() {

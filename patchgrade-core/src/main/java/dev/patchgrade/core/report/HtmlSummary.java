@@ -143,14 +143,15 @@ public final class HtmlSummary {
             html.append(" &mdash; reasons: <b>").append(esc(join(report.path("reasons")))).append("</b>");
         }
         html.append("</p>\n<table class=\"bars\"><tr><th>figure</th><th>measured against ceiling</th><th>measured</th><th>ceiling</th><th>headroom</th></tr>\n");
+        boolean timedOut = report.path("measured").path("timed_out").asBoolean(false);
         for (JsonNode figure : report.path("figures")) {
             long measured = figure.path("measured").asLong();
             long ceiling = figure.path("ceiling").asLong();
             double scale = Math.max(ceiling, measured);
             double measuredPct = scale == 0 ? 0 : measured * 100.0 / scale;
             double ceilingPct = scale == 0 ? 100 : ceiling * 100.0 / scale;
-            boolean over = measured > ceiling;
-            String headroom = ceiling == 0 ? "-" : over
+            boolean over = !timedOut && measured > ceiling;
+            String headroom = timedOut ? "not graded (timed out)" : ceiling == 0 ? "-" : over
                     ? String.format(Locale.ROOT, "over by %.0f%%", (measured - ceiling) * 100.0 / ceiling)
                     : String.format(Locale.ROOT, "%.0f%% left", (ceiling - measured) * 100.0 / ceiling);
             html.append("<tr><td>").append(esc(figure.path("ceiling_key").asText())).append("</td><td>")
@@ -188,6 +189,10 @@ public final class HtmlSummary {
                         .append(drift ? esc(gold) + " &rarr; " + esc(cand) : esc(cand)).append("</td>");
             }
             html.append("</tr>\n");
+            for (JsonNode line : row.path("first_difference")) {
+                html.append("<tr><td></td><td></td><td class=\"drift\" colspan=\"").append(fields.size()).append("\"><code>")
+                        .append(esc(line.path("text").asText())).append("</code></td></tr>\n");
+            }
         }
         html.append("</table>\n");
     }
@@ -206,10 +211,16 @@ public final class HtmlSummary {
         html.append("</table>\n<table class=\"grid\"><tr><th>case</th><th>pattern</th><th>reference</th><th>candidate</th><th>golden</th></tr>\n");
         for (JsonNode row : report.path("rows")) {
             String pattern = row.path("pattern").asText();
+            String reference = row.path("reference").path("stdout").asText().strip();
+            String candidate = row.path("candidate").path("stdout").asText().strip();
+            String golden = row.path("golden").asText().strip();
+            // Each excerpt is centred on where the texts first part, so a difference far into a line stays visible.
+            int at = Math.min(Math.min(index(reference, candidate), index(candidate, golden)), index(reference, golden));
+            at = at == Integer.MAX_VALUE ? 0 : at;
             html.append("<tr><td>").append(esc(row.path("id").asText())).append("</td><td class=\"").append(cssClass(pattern)).append("\">")
-                    .append(esc(pattern)).append("</td><td><code>").append(esc(excerpt(row.path("reference").path("stdout").asText())))
-                    .append("</code></td><td><code>").append(esc(excerpt(row.path("candidate").path("stdout").asText())))
-                    .append("</code></td><td><code>").append(esc(excerpt(row.path("golden").asText()))).append("</code></td></tr>\n");
+                    .append(esc(pattern)).append("</td><td><code>").append(esc(FirstDifference.excerpt(reference, at, 200)))
+                    .append("</code></td><td><code>").append(esc(FirstDifference.excerpt(candidate, at, 200)))
+                    .append("</code></td><td><code>").append(esc(FirstDifference.excerpt(golden, at, 200))).append("</code></td></tr>\n");
         }
         html.append("</table>\n");
     }
@@ -219,12 +230,15 @@ public final class HtmlSummary {
             return "null";
         }
         String text = value.asText();
-        return text.matches("[0-9a-f]{64}") ? text.substring(0, 12) : text;
+        return text.matches("[0-9a-f]{64}") ? text.substring(0, 12) + (text.equals(EMPTY_SHA256) ? " (empty)" : "") : text;
     }
 
-    private static String excerpt(String text) {
-        String stripped = text.strip();
-        return stripped.length() > 200 ? stripped.substring(0, 200) + "..." : stripped;
+    private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+    /** Where two texts first differ, or {@code Integer.MAX_VALUE} where they are equal. */
+    private static int index(String a, String b) {
+        int at = FirstDifference.firstIndex(a, b);
+        return at < 0 ? Integer.MAX_VALUE : at;
     }
 
     private static String join(JsonNode array) {

@@ -69,7 +69,7 @@ class EnvelopeFileTest {
         "string ceiling  | {\"timeout_s\":5,\"max_rss_kb\":\"8M\",\"max_user_us\":1}  | key \"max_rss_kb\" must be a non-negative whole number (KB) (found \"8M\")",
         "negative        | {\"timeout_s\":5,\"max_rss_kb\":-1,\"max_user_us\":1}     | key \"max_rss_kb\" must be a non-negative whole number (KB) (found -1)",
         "fraction        | {\"timeout_s\":5,\"max_rss_kb\":1,\"max_user_us\":1.5}    | key \"max_user_us\" must be a non-negative whole number (us) (found 1.5)",
-        "zero timeout    | {\"timeout_s\":0,\"max_rss_kb\":1,\"max_user_us\":1}      | key \"timeout_s\" must be a positive number of seconds (found 0)",
+        "zero timeout    | {\"timeout_s\":0,\"max_rss_kb\":1,\"max_user_us\":1}      | key \"timeout_s\" must be a number of seconds from 0.001 to 86400 (one day) (found 0)",
         "missing timeout | {\"max_rss_kb\":1,\"max_user_us\":1}                     | key \"timeout_s\" is missing",
         "missing rss     | {\"timeout_s\":5,\"max_user_us\":1}                      | key \"max_rss_kb\" is missing",
         "cmd string      | {\"cmd\":\"./driver\",\"timeout_s\":5,\"max_rss_kb\":1,\"max_user_us\":1} | key \"cmd\" must be a non-empty array of strings",

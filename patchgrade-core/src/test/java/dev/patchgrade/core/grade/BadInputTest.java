@@ -118,7 +118,7 @@ class BadInputTest {
                 List.of(Fixtures.command("crash")), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("malformed_sidecar");
         assertThat(result.error().getMessage()).isEqualTo(sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
-                + "(found \"md5: 0123\"). Re-create it with `mvn patchgrade:freeze-reference -Dpatchgrade.force=true` after reviewing the reference");
+                + "(found \"md5: 0123\"). Re-create it with `mvn patchgrade:freeze-reference@bad -Dpatchgrade.force=true` after reviewing the reference");
         assertThat(Files.readString(sidecar)).isEqualTo("md5: 0123\n");
     }
 
@@ -135,7 +135,8 @@ class BadInputTest {
         GoalSettings s = settings("envelope");
         GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("crash")), null, 1,
                 HostCheck.FAIL, null, null), GradeLog.SILENT);
-        assertThat(result.error().getMessage()).isEqualTo(envelope + ": key \"timeout_s\" must be a positive number of seconds (found 0)");
+        assertThat(result.error().getMessage()).isEqualTo(envelope + ": key \"timeout_s\" must be a number of seconds from 0.001 to 86400 (one day) (found 0); "
+                + "give the wall-clock cap of one run, e.g. \"timeout_s\": 5");
         try (Stream<Path> files = Files.list(s.reportsDirectory())) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
                     .containsExactly("TEST-patchgrade.envelope.bad.xml", "index.html", "patchgrade.css", "patchgrade.envelope.bad.json");

@@ -128,11 +128,11 @@ class HostileCandidatesTest {
         DigestGoal.Options options = digestAgainstQuietGold("crashes", List.of(Fixtures.command("crash")), "segv", "abort", "kill");
         GoalResult result = DigestGoal.grade(options, GradeLog.SILENT);
         assertThat(result.failures()).containsExactly(
-                "segv: sanitizer: clean -> crash; exit: 0 -> -11; stderr_sha256: " + EMPTY + " -> "
+                "segv: sanitizer: clean -> crash; exit: 0 -> -11; stderr_sha256: " + EMPTY + " (empty) -> "
                         + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to segv\n".getBytes(StandardCharsets.UTF_8)),
-                "abort: sanitizer: clean -> crash; exit: 0 -> -6; stderr_sha256: " + EMPTY + " -> "
+                "abort: sanitizer: clean -> crash; exit: 0 -> -6; stderr_sha256: " + EMPTY + " (empty) -> "
                         + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to abort\n".getBytes(StandardCharsets.UTF_8)),
-                "kill: sanitizer: clean -> crash; exit: 0 -> -9; stderr_sha256: " + EMPTY + " -> "
+                "kill: sanitizer: clean -> crash; exit: 0 -> -9; stderr_sha256: " + EMPTY + " (empty) -> "
                         + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to kill\n".getBytes(StandardCharsets.UTF_8)));
         for (String how : List.of("segv", "abort", "kill")) {
             GoalSettings s = settings("envelope", "crash-" + how);
@@ -153,7 +153,7 @@ class HostileCandidatesTest {
                 .startsWith("exit:0: stderr_sha256");
         DigestGoal.Options loud = digestAgainstQuietGold("stderr-only", List.of(Fixtures.command("write_bytes"), "10"), "err");
         GoalResult result = DigestGoal.grade(loud, GradeLog.SILENT);
-        assertThat(result.failures()).singleElement().asString().startsWith("err: stderr_sha256: " + EMPTY + " -> ");
+        assertThat(result.failures()).singleElement().asString().startsWith("err: stderr_sha256: " + EMPTY + " (empty) -> ");
         assertThat(Files.size(loud.settings().streamsDirectory().resolve("err.stderr"))).isEqualTo(10L << 20);
         assertThat(Files.size(loud.settings().xmlReport())).as("excerpts are capped").isLessThan(100_000);
         wellFormed(loud.settings());

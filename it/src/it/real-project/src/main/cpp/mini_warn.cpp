@@ -1,0 +1,2 @@
+#define WARN 1
+#include "mini.cpp"

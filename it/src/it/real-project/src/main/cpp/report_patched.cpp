@@ -1,0 +1,2 @@
+#define PATCHED 1
+#include "report.cpp"
