@@ -58,7 +58,8 @@ class PluginDescriptorTest {
     void checkRunsInVerifyAndTheExecutionIdComesInAsAString() throws Exception {
         Document plugin = read("/META-INF/maven/plugin.xml");
         assertThat(mojo(plugin, "check").getElementsByTagName("phase").item(0).getTextContent()).isEqualTo("verify");
-        assertThat(texts(plugin, "type")).noneMatch(type -> type.startsWith("org.apache.maven.plugin.MojoExecution"));
+        // MojoExecution is still injected, for its configuration (which -Dpatchgrade.* the POM overrides);
+        // the execution id itself comes in as a String.
         NodeList parameters = mojo(plugin, "envelope").getElementsByTagName("parameter");
         boolean found = false;
         for (int i = 0; i < parameters.getLength(); i++) {
