@@ -40,7 +40,10 @@ final class LoadBench {
      * Records an envelope (default slack, instructions +2%) on the first variant on a quiet machine, then
      * grades every variant {@code grades} times with one core kept busy, and counts rejects per ceiling.
      *
-     * @param variants {@code name=path} pairs; each runs with the argument {@code scan}
+     * @param variants {@code name=path} pairs, each run with the argument {@code scan}, and {@code count:command line}
+     *     entries whose instructions are only counted. {@code POWER_COUNTS} (default: every grade) limits the
+     *     counting runs per variant, for builds whose Valgrind run takes minutes: later grades reuse the last
+     *     count (Valgrind's count of one binary is the same run after run), and the table says so.
      */
     static void power(String busy, String trueBinary, int grades, String[] variants) throws Exception {
         Map<String, String> binaries = new LinkedHashMap<>();
@@ -79,6 +82,7 @@ final class LoadBench {
                     + "%n  -> ceilings rss %,d KB, user %,d us, instructions %,d%n", first, recording.worst().get(Ceiling.RSS),
                     recording.worst().get(Ceiling.USER_CPU), baseCount.value(), recording.ceilings().get(Ceiling.RSS),
                     recording.ceilings().get(Ceiling.USER_CPU), recording.ceilings().get(Ceiling.INSTRUCTIONS));
+            int counts = Integer.parseInt(System.getenv().getOrDefault("POWER_COUNTS", Integer.toString(grades)));
             Process neighbour = new ProcessBuilder(busy, "3600").start();
             try {
                 System.out.printf(Locale.ROOT, "%-8s %8s %14s %14s %14s %6s %6s %12s%n", "variant", "rejects", "instructions", "min user us",
@@ -90,9 +94,11 @@ final class LoadBench {
                     long minUser = Long.MAX_VALUE;
                     long maxUser = 0;
                     long instructions = 0;
+                    InstructionCount last = null;
                     for (int i = 0; i < grades; i++) {
                         EnvelopeRun run = EnvelopeRun.of(launcher.launch(request));
-                        InstructionCount count = counter.counter().count(launcher, request);
+                        InstructionCount count = i < counts || last == null ? counter.counter().count(launcher, request) : last;
+                        last = count;
                         EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, List.of(run), null, List.of(), count);
                         if (!verdict.accepted()) {
                             rejects++;
@@ -108,7 +114,8 @@ final class LoadBench {
                     byReason.keySet().stream().filter(r -> !List.of("rss", "user_cpu", "instructions").contains(r))
                             .forEach(r -> System.out.println("  also rejected for " + r + ": " + byReason.get(r)));
                 }
-                System.out.println("(the last three columns: rejects per ceiling; instructions: the count of the last grade)");
+                System.out.println("(the last three columns: rejects per ceiling; instructions: the count of the last grade"
+                        + (counts < grades ? "; counted in the first " + counts + " grades of each variant, reused after)" : ")"));
             } finally {
                 neighbour.destroyForcibly();
             }
