@@ -16,7 +16,8 @@
 # Usage: bench/run.sh [--only SECTIONS] [launches per path]
 #   SECTIONS: comma-separated numbers or names (rss,launches,hashing,noise,digest,power,alarms);
 #   default all. Launches per path default to 7000, in 7 interleaved rounds.
-#   POWER_GRADES (30), ALARM_CASES (200) and ALARM_GRADES (10) size sections 5 and 6.
+#   POWER_GRADES (30), POWER_COUNTS (every grade), ALARM_CASES (200) and ALARM_GRADES (10) size
+#   sections 5 and 6.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 only=all
