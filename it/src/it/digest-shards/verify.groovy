@@ -13,4 +13,6 @@ assert suite('agent-1') == 'digest-shards.patchgrade.digest.agent-1.shard-1-of-2
 assert suite('agent-2') == 'digest-shards.patchgrade.digest.agent-2.shard-2-of-2'
 assert new JsonSlurper().parse(new File(reports, 'patchgrade.digest.agent-1.json')).shard == '1/2'
 assert new File(reports, 'index.html').text.contains('digest.agent-2')
+def gold = new File(basedir, 'src/test/patchgrade/gold').listFiles().collect { new JsonSlurper().parse(it) }
+assert gold.every { !it.containsKey('time_bucket') && !it.containsKey('time_ms') } : 'timeBuckets=off records no time'
 assert new File(basedir, 'build.log').text.contains('BUILD SUCCESS')

@@ -14,6 +14,11 @@ assert envelope.max_user_us == Math.ceil(envelope.measured.user_us * 1.5) + 5000
 assert envelope.host.class && envelope.host.cores > 0
 assert envelope.toolchain.startsWith('g++')
 assert envelope.slack.rss_percent == 30 && envelope.slack.cpu_us == 50000
+assert envelope.measured.runs.size() == 3
+// Instructions: this machine has valgrind (.ci/run installs it) or hardware counters.
+assert envelope.instruction_counter in ['perf', 'valgrind']
+assert envelope.max_instructions == Math.ceil(envelope.measured.instructions * 1.02)
+assert envelope.slack.instructions_percent == 2
 
 def scan = json('scan')
 assert scan.verdict == 'accept' : scan
@@ -21,6 +26,9 @@ assert scan.reasons == []
 assert scan.runs.size() == 3
 assert scan.measured.max_rss_kb == scan.runs*.max_rss_kb.min()
 assert scan.measured.max_rss_kb < 10000 : 'the helper measures the child, not the Maven JVM'
+assert scan.measured.instruction_counter == envelope.instruction_counter
+assert scan.measured.instructions <= envelope.max_instructions
+assert scan.figures.find { it.ceiling_key == 'max_instructions' }.ceiling == envelope.max_instructions
 
 def cache = json('cache')
 assert cache.verdict == 'reject'
@@ -37,18 +45,26 @@ assert cacheFailure.@type == 'rss'
 assert cacheFailure.@message.text() ==~ /[0-9,]+ KB > [0-9,]+ KB \(\+\d+%\)/
 assert cacheFailure.text().contains('mvn patchgrade:record-envelope@cache -Dpatchgrade.force=true')
 
+// Eight times the work: the instruction count catches it on any machine, whatever its load; user CPU
+// usually does too, but a busy agent may stretch the baseline's CPU time enough to hide it.
 def heavy = json('heavy')
-assert heavy.reasons == ['user_cpu'] : heavy.reasons
-assert xml('heavy').testcase.failure.@message.text() ==~ /[0-9,]+ us > [0-9,]+ us \(\+\d+%\)/
+assert heavy.reasons[0] == 'instructions' : heavy.reasons
+assert heavy.reasons - ['instructions', 'user_cpu'] == [] : heavy.reasons
+assert heavy.measured.instructions > 7 * envelope.measured.instructions
+assert xml('heavy').testcase.failure.@type == 'instructions'
+assert !xml('heavy').testcase.failure.@message.text().startsWith('instructions: ')
+assert log.contains('verdict: REJECT (instructions')
+assert summary.contains('max_instructions')
 
 def crash = json('crash')
 assert crash.reasons[0] == 'signal_SIGSEGV' : crash.reasons
+assert crash.measured.instructions == null : 'a run that failed is not counted'
 assert crash.measured.signal == 'SIGSEGV'
 
 def hang = json('hang')
 assert hang.reasons[0] == 'timeout'
 assert hang.measured.timed_out == true
-assert hang.measured.wall_ms < 3000 : "killed within the ceiling's time, took ${hang.measured.wall_ms} ms"
+assert hang.measured.wall_ms >= 1000 : "killed by the 1 s timeout, not before: ${hang.measured.wall_ms} ms"
 
 def otherHost = json('other-host')
 assert otherHost.reasons == ['host_mismatch'] : otherHost.reasons

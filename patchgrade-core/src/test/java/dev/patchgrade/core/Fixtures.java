@@ -31,9 +31,12 @@ public final class Fixtures {
                 .collect(Collectors.toList());
     }
 
-    /** Waits briefly for the kernel to finish reaping, then lists what is still alive. */
+    /**
+     * Waits for the kernel to finish reaping (up to a minute, which only a failure waits out in full:
+     * a busy machine may take seconds), then lists what is still alive.
+     */
     public static List<ProcessHandle> aliveAfterSettling(String name) throws InterruptedException {
-        for (int i = 0; i < 50; i++) {
+        for (int i = 0; i < 3000; i++) {
             if (alive(name).isEmpty()) {
                 return List.of();
             }

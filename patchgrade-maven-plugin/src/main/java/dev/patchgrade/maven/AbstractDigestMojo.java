@@ -33,7 +33,10 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
     @Parameter(property = "patchgrade.timeout", defaultValue = "5")
     private int timeout;
 
-    /** Increasing millisecond cutoffs of the time buckets: 50,500,5000 gives lt_50ms, lt_500ms, lt_5s, gt_5s. */
+    /**
+     * Increasing millisecond cutoffs of the time buckets: 50,500,5000 gives lt_50ms, lt_500ms, lt_5s, gt_5s;
+     * {@code off} records and grades no time at all.
+     */
     @Parameter(property = "patchgrade.timeBuckets", defaultValue = TimeBuckets.DEFAULT)
     private String timeBuckets;
 
@@ -65,6 +68,17 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
                 : normalize.stream().map(n -> n.getName() == null ? new NormalizeRule(n.getPattern(), n.getReplacement())
                         : NormalizeRule.BASEDIR.equals(n.getName()) ? NormalizeRule.basedir(basedir()) : NormalizeRule.named(n.getName())).toList();
         return new DigestGoal.Options(settings(), path(cases), path(gold), list("command", command), Sanitizer.parse(sanitizer), timeout,
-                TimeBuckets.parse(timeBuckets), timeBucketReruns, compiler, rules, CaseRunner.workers(parallel), shard, force, goldExcerptBytes);
+                TimeBuckets.parse(timeBuckets), timeBucketReruns, compiler, rules, CaseRunner.workers(parallel), shard, force, timeSamples(),
+                timeBucketSlack(), goldExcerptBytes);
+    }
+
+    /** How many times record-digest times each case; the goals that do not record keep the default. */
+    protected int timeSamples() {
+        return DigestGoal.DEFAULT_TIME_SAMPLES;
+    }
+
+    /** The factor that widens the gold bucket when grading; the goals that do not grade keep the default. */
+    protected double timeBucketSlack() {
+        return TimeBuckets.DEFAULT_SLACK;
     }
 }

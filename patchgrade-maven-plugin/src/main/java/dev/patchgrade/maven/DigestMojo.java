@@ -23,6 +23,18 @@ public class DigestMojo extends AbstractDigestMojo {
     @Parameter(property = "patchgrade.shard")
     private String shard;
 
+    /**
+     * Hysteresis of the time buckets: the fastest of the runs and reruns drifts only outside the gold bucket
+     * widened by this factor (2: lt_500ms, 50-500 ms, drifts below 25 ms or from 1,000 ms on).
+     */
+    @Parameter(property = "patchgrade.timeBucketSlack", defaultValue = "2")
+    private double timeBucketSlack;
+
+    @Override
+    protected double timeBucketSlack() {
+        return timeBucketSlack;
+    }
+
     @Override
     protected String goal() {
         return "digest";

@@ -1,6 +1,7 @@
 package dev.patchgrade.maven;
 
 import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.count.CounterMode;
 import dev.patchgrade.core.envelope.EnvelopeGoal;
 import dev.patchgrade.core.envelope.HostCheck;
 import java.io.File;
@@ -50,6 +51,14 @@ public class EnvelopeMojo extends AbstractGradingMojo {
     @Parameter(property = "patchgrade.shard")
     private String shard;
 
+    /**
+     * What counts instructions when the envelope holds max_instructions: auto (the recorded counter where it is
+     * available, else hardware counters, else valgrind), perf, valgrind or none. Another counter than the recorded
+     * one is error counter_drift; a ceiling nothing here can count is an error, never a pass.
+     */
+    @Parameter(property = "patchgrade.instructionCounter", defaultValue = "auto")
+    private String instructionCounter;
+
     @Override
     protected String goal() {
         return "envelope";
@@ -58,6 +67,6 @@ public class EnvelopeMojo extends AbstractGradingMojo {
     @Override
     protected void executeGoal() throws MojoExecutionException, MojoFailureException {
         conclude(EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings(), path(envelope), list("command", command), path(expectStdout),
-                runs, HostCheck.parse(hostCheck), hostClass, compiler, Shard.parse(shard)), gradeLog()));
+                runs, HostCheck.parse(hostCheck), hostClass, compiler, Shard.parse(shard), CounterMode.parse(instructionCounter)), gradeLog()));
     }
 }

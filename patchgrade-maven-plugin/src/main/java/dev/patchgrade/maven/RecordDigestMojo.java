@@ -16,6 +16,15 @@ public class RecordDigestMojo extends AbstractDigestMojo {
     @Parameter(property = "patchgrade.force", defaultValue = "false")
     private boolean force;
 
+    /** Runs per case for its time: the fastest is recorded as time_ms, and its bucket as time_bucket. */
+    @Parameter(property = "patchgrade.timeSamples", defaultValue = "3")
+    private int timeSamples;
+
+    @Override
+    protected int timeSamples() {
+        return timeSamples;
+    }
+
     @Override
     protected String goal() {
         return "record-digest";

@@ -1,5 +1,6 @@
 package dev.patchgrade.maven;
 
+import dev.patchgrade.core.count.CounterMode;
 import dev.patchgrade.core.envelope.EnvelopeGoal;
 import dev.patchgrade.core.envelope.Slack;
 import java.io.File;
@@ -59,6 +60,17 @@ public class RecordEnvelopeMojo extends AbstractPatchgradeMojo {
     @Parameter(property = "patchgrade.hostClass")
     private String hostClass;
 
+    /**
+     * What counts instructions for {@code max_instructions}: auto (hardware counters where the kernel allows, else
+     * valgrind when it is on PATH, else none is recorded), perf, valgrind or none.
+     */
+    @Parameter(property = "patchgrade.instructionCounter", defaultValue = "auto")
+    private String instructionCounter;
+
+    /** Percent added to the counted instructions: max_instructions = measured * (1 + percent/100). */
+    @Parameter(property = "patchgrade.instructionSlackPercent", defaultValue = "2")
+    private int instructionSlackPercent;
+
     @Override
     protected String goal() {
         return "record-envelope";
@@ -67,6 +79,7 @@ public class RecordEnvelopeMojo extends AbstractPatchgradeMojo {
     @Override
     protected void executeGoal() {
         EnvelopeGoal.record(new EnvelopeGoal.RecordOptions(settings(), path(envelope), list("command", command), timeout,
-                new Slack(rssSlackPercent, rssSlackKb, cpuSlackPercent, cpuSlackUs), force, compiler, runs, hostClass), gradeLog());
+                new Slack(rssSlackPercent, rssSlackKb, cpuSlackPercent, cpuSlackUs), force, compiler, runs, hostClass, CounterMode.parse(instructionCounter),
+                instructionSlackPercent), gradeLog());
     }
 }

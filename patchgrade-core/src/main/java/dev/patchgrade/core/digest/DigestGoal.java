@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -38,7 +39,7 @@ public final class DigestGoal {
 
     public record Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
             TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
-            boolean force, int goldExcerptBytes) {
+            boolean force, int timeSamples, double timeBucketSlack, int goldExcerptBytes) {
         public Options {
             normalize = normalize == null ? List.of() : List.copyOf(normalize);
             if (goldExcerptBytes < 0) {
@@ -47,14 +48,32 @@ public final class DigestGoal {
             }
         }
 
-        /** Options with the default gold excerpts. */
+        /** Options with the default time samples, time slack and gold excerpts. */
         public Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
                 TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
                 boolean force) {
             this(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize, parallel, shard,
-                    force, StreamExcerpts.DEFAULT_BYTES);
+                    force, DEFAULT_TIME_SAMPLES, TimeBuckets.DEFAULT_SLACK, StreamExcerpts.DEFAULT_BYTES);
+        }
+
+        /** Options with the default time samples and slack. */
+        public Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
+                TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
+                boolean force, int goldExcerptBytes) {
+            this(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize, parallel, shard,
+                    force, DEFAULT_TIME_SAMPLES, TimeBuckets.DEFAULT_SLACK, goldExcerptBytes);
+        }
+
+        /** Options with the default gold excerpts. */
+        public Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
+                TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
+                boolean force, int timeSamples, double timeBucketSlack) {
+            this(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize, parallel, shard,
+                    force, timeSamples, timeBucketSlack, StreamExcerpts.DEFAULT_BYTES);
         }
     }
+
+    public static final int DEFAULT_TIME_SAMPLES = 3;
 
     /**
      * One graded case: the candidate's tuple, the drift from gold, how many reruns the time bucket took,
@@ -83,8 +102,7 @@ public final class DigestGoal {
         GoalSettings settings = options.settings();
         try (BuildLock lock = BuildLock.take(settings.outputDirectory());
                 Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()))) {
-            runs = CaseRunner.runAll(cases, options.parallel(),
-                    c -> measure(launcher, options, normalizer, c, streamPrefix(options.settings(), c)), t -> false, log);
+            runs = CaseRunner.runAll(cases, options.parallel(), c -> sampled(launcher, options, normalizer, c, log), t -> false, log);
         }
         List<DigestTuple> tuples = runs.stream().map(Measured::tuple).toList();
         warnUnclean(options, tuples, log);
@@ -100,7 +118,8 @@ public final class DigestGoal {
         GoldStore.replace(options.gold(), tuples, toolchain, options.normalize(), excerpts);
         ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
         tuples.stream().limit(TABLE_ROWS).forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
-                shortHash(t.stderrSha256()), t.sanitizer(), t.timeBucket()));
+                shortHash(t.stderrSha256()), t.sanitizer(), t.timeBucket() == null ? "off"
+                        : t.timeBucket() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms)")));
         log.info("Recorded " + tuples.size() + " gold digests in " + options.gold() + (toolchain == null ? "" : " (toolchain: " + toolchain + ")") + ":");
         table.lines().forEach(log::info);
         if (tuples.size() > TABLE_ROWS) {
@@ -198,6 +217,10 @@ public final class DigestGoal {
         if (options.timeoutSeconds() <= 0) {
             throw new PatchgradeException("bad_parameter", "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
         }
+        if (options.timeSamples() < 1) {
+            throw new PatchgradeException("bad_parameter", "<timeSamples> must be at least 1 (found " + options.timeSamples() + ")");
+        }
+        TimeBuckets.checkSlack(options.timeBucketSlack());
         if (options.timeBucketReruns() < 0) {
             throw new PatchgradeException("bad_parameter", "<timeBucketReruns> must not be negative (found " + options.timeBucketReruns() + ")");
         }
@@ -264,24 +287,70 @@ public final class DigestGoal {
         String stdoutSha = normalizer.active() ? normalizer.sha256(result.stdout().file()) : result.stdout().sha256();
         String stderrSha = normalizer.active() ? normalizer.sha256(result.stderr().file()) : result.stderr().sha256();
         return new Measured(new DigestTuple(c.id(), exit, stdoutSha, stderrSha, SanitizerClass.classify(result, markers).wireName(),
-                options.buckets().bucket(result.wallMillis())), result);
+                options.buckets().bucket(result.wallMillis()), options.buckets().enabled() ? result.wallMillis() : null), result);
+    }
+
+    /**
+     * A case recorded for the gold: its first run gives the tuple, and with time buckets on, {@code timeSamples}
+     * runs in all give the time: the fastest, which load can only slow down, and its bucket.
+     */
+    private static Measured sampled(Launcher launcher, Options options, Normalizer normalizer, Case c, GradeLog log) {
+        Path keep = streamPrefix(options.settings(), c);
+        Measured first = measure(launcher, options, normalizer, c, keep);
+        if (first.tuple().timeMs() == null) {
+            return first;
+        }
+        long fastest = first.tuple().timeMs();
+        Measured latest = first;
+        for (int i = 1; i < options.timeSamples(); i++) {
+            Measured again = measure(launcher, options, normalizer, c, keep);
+            latest = again;
+            if (again.tuple().timeMs() == null || !sameBehaviour(first.tuple(), again.tuple())) {
+                log.warn("case " + CasesFile.printable(c.id()) + " behaved differently in time sample " + (i + 1) + " (" + again.tuple()
+                        + ") than in the first (" + first.tuple() + "); its digest will not be stable: make the case deterministic");
+                continue;
+            }
+            fastest = Math.min(fastest, again.tuple().timeMs());
+        }
+        // The kept streams are the latest sample's: the files the excerpts and warnings read.
+        return new Measured(first.tuple().withTime(options.buckets().bucket(fastest), fastest), latest.launch());
+    }
+
+    private static boolean sameBehaviour(DigestTuple one, DigestTuple other) {
+        return one.withTime(null, null).equals(other.withTime(null, null));
     }
 
     private static Row gradeCase(Launcher launcher, Options options, Normalizer normalizer, Case c, DigestTuple gold, StreamExcerpts excerpts) {
         Path keep = streamPrefix(options.settings(), c);
         Measured measured = measure(launcher, options, normalizer, c, keep);
-        List<DigestTuple.Drift> drifts = measured.tuple().driftFrom(gold);
+        List<DigestTuple.Drift> drifts = behaviourDrifts(measured.tuple(), gold);
+        long fastest = measured.launch().wallMillis();
+        int runs = 1;
         int reruns = 0;
-        // A bucket shift alone may be a noisy neighbour: rerun, and fail only if it stays shifted.
-        while (drifts.size() == 1 && drifts.get(0).field().equals("time_bucket") && reruns < options.timeBucketReruns()) {
+        // A time alone out of its bucket may be a noisy neighbour: rerun, and fail only if even the fastest run stays out.
+        while (drifts.isEmpty() && timeDrifts(options, gold, measured.tuple().timeBucket(), fastest) && reruns < options.timeBucketReruns()) {
             reruns++;
             Measured again = measure(launcher, options, normalizer, c, keep);
-            List<DigestTuple.Drift> againDrifts = again.tuple().driftFrom(gold);
-            if (againDrifts.isEmpty() || !againDrifts.stream().allMatch(d -> d.field().equals("time_bucket"))) {
+            List<DigestTuple.Drift> againDrifts = behaviourDrifts(again.tuple(), gold);
+            if (!againDrifts.isEmpty()) {
                 measured = again;
                 drifts = againDrifts;
+                fastest = again.launch().wallMillis();
+                runs = 1;
                 break;
             }
+            runs++;
+            if (again.launch().wallMillis() < fastest) {
+                fastest = again.launch().wallMillis();
+                measured = again;
+            }
+        }
+        if (options.buckets().enabled() && !measured.launch().timedOut() && measured.launch().started()) {
+            measured = new Measured(measured.tuple().withTime(options.buckets().bucket(fastest), fastest), measured.launch());
+        }
+        if (timeDrifts(options, gold, measured.tuple().timeBucket(), fastest)) {
+            drifts = new ArrayList<>(drifts);
+            drifts.add(timeDrift(options, gold, measured.tuple(), fastest, runs));
         }
         if (measured.launch().outputLimited()) {
             // The hashes are of a truncated stream: say so first instead of letting them look like a behaviour change.
@@ -306,6 +375,31 @@ public final class DigestGoal {
             }
         }
         return new Row(c, gold, measured.tuple(), drifts, reruns, launch, List.copyOf(lines));
+    }
+
+    /** Every drift but the time's: time has hysteresis and is judged on its own. */
+    private static List<DigestTuple.Drift> behaviourDrifts(DigestTuple candidate, DigestTuple gold) {
+        return candidate.driftFrom(gold).stream().filter(d -> !d.field().equals("time_bucket")).toList();
+    }
+
+    /** Another bucket than the gold's, and (gold bucket widened by timeBucketSlack) still outside it. */
+    private static boolean timeDrifts(Options options, DigestTuple gold, String bucket, long fastestMillis) {
+        return options.buckets().enabled() && gold.timeBucket() != null && bucket != null && !bucket.equals(gold.timeBucket())
+                && options.buckets().outside(gold.timeBucket(), fastestMillis, options.timeBucketSlack());
+    }
+
+    private static DigestTuple.Drift timeDrift(Options options, DigestTuple gold, DigestTuple candidate, long fastest, int runs) {
+        long[] range = options.buckets().widened(gold.timeBucket(), options.timeBucketSlack());
+        String limits = range[1] == Long.MAX_VALUE ? String.format(Locale.ROOT, "%,d ms and more", range[0])
+                : String.format(Locale.ROOT, "%,d-%,d ms", range[0], range[1]);
+        String note = String.format(Locale.ROOT, "fastest %,d ms of %d run%s; %s widened by timeBucketSlack %s is %s", fastest, runs,
+                runs == 1 ? "" : "s", gold.timeBucket(), trim(options.timeBucketSlack()), limits)
+                + (gold.timeMs() == null ? "" : String.format(Locale.ROOT, "; gold fastest %,d ms", gold.timeMs()));
+        return new DigestTuple.Drift("time_bucket", gold.timeBucket(), candidate.timeBucket(), note);
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
     }
 
     private static Path streamPrefix(GoalSettings settings, Case c) {

@@ -6,9 +6,20 @@ import java.util.Objects;
 
 /**
  * The observable tuple of one case: what the gold directory locks and a candidate must reproduce.
- * Null hashes and exit mean the case timed out.
+ * Null hashes and exit mean the case timed out. {@code timeBucket} is {@code null} when time buckets
+ * are off; {@code timeMs} is the fastest wall time measured, where known (gold files before it lack it).
  */
-public record DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, String sanitizer, String timeBucket) {
+public record DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, String sanitizer, String timeBucket,
+        Long timeMs) {
+
+    public DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, String sanitizer, String timeBucket) {
+        this(caseId, exit, stdoutSha256, stderrSha256, sanitizer, timeBucket, null);
+    }
+
+    /** This tuple with another time: the fastest of several runs, and its bucket. */
+    public DigestTuple withTime(String bucket, Long millis) {
+        return new DigestTuple(caseId, exit, stdoutSha256, stderrSha256, sanitizer, bucket, millis);
+    }
 
     /**
      * The fields in the order a drift is reported; the first names the failure. The sanitizer class
@@ -30,10 +41,17 @@ public record DigestTuple(String caseId, Integer exit, String stdoutSha256, Stri
     /** The SHA-256 of no bytes at all: shown as such, since nobody recognises {@code e3b0c442...}. */
     public static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
-    /** A field that differs: the failure type is the field, the message {@code <gold> -> <cand>}. */
-    public record Drift(String field, Object gold, Object candidate) {
+    /**
+     * A field that differs: the failure type is the field, the message {@code <gold> -> <cand>}, then the
+     * {@code note} in brackets where there is one (the fastest time and the bucket's limits).
+     */
+    public record Drift(String field, Object gold, Object candidate, String note) {
+        public Drift(String field, Object gold, Object candidate) {
+            this(field, gold, candidate, null);
+        }
+
         public String describe() {
-            return field + ": " + show(gold) + " -> " + show(candidate);
+            return field + ": " + show(gold) + " -> " + show(candidate) + (note == null ? "" : " (" + note + ")");
         }
 
         private static String show(Object value) {

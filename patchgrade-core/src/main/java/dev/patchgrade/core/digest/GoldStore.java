@@ -124,13 +124,27 @@ public final class GoldStore {
             throw new PatchgradeException("malformed_gold", file + ": key \"sanitizer\" is \"" + sanitizer
                     + "\"; it must be one of clean, asan, ubsan, timeout, crash, unavailable");
         }
-        String bucket = text(file, node, "time_bucket");
-        if (!buckets.knows(bucket)) {
-            throw new PatchgradeException("malformed_gold", file + ": key \"time_bucket\" is \"" + bucket + "\", not one of the buckets "
-                    + buckets.names() + " of <timeBuckets>; set <timeBuckets> to the cutoffs the gold was recorded with");
+        String bucket = null;
+        Long millis = null;
+        if (buckets.enabled()) {
+            if (node.get("time_bucket") == null) {
+                throw new PatchgradeException("malformed_gold", file + ": key \"time_bucket\" is missing (was the gold recorded with "
+                        + "<timeBuckets>off</timeBuckets>?); grade with timeBuckets=off too, or re-record with time buckets");
+            }
+            bucket = text(file, node, "time_bucket");
+            if (!buckets.knows(bucket)) {
+                throw new PatchgradeException("malformed_gold", file + ": key \"time_bucket\" is \"" + bucket + "\", not one of the buckets "
+                        + buckets.names() + " of <timeBuckets>; set <timeBuckets> to the cutoffs the gold was recorded with");
+            }
+            JsonNode time = node.get("time_ms");
+            if (time != null && !time.isNull() && (!time.isIntegralNumber() || !time.canConvertToLong() || time.asLong() < 0)) {
+                throw new PatchgradeException("malformed_gold", file + ": key \"time_ms\" must be a non-negative whole number of "
+                        + "milliseconds or null (found " + time + ")");
+            }
+            millis = time == null || time.isNull() ? null : time.asLong();
         }
         return new DigestTuple(id.asText(), exit == null || exit.isNull() ? null : exit.asInt(), hash(file, node, "stdout_sha256"),
-                hash(file, node, "stderr_sha256"), sanitizer, bucket);
+                hash(file, node, "stderr_sha256"), sanitizer, bucket, millis);
     }
 
     private static String text(Path file, JsonNode node, String key) {
@@ -194,7 +208,12 @@ public final class GoldStore {
         node.put("stdout_sha256", tuple.stdoutSha256());
         node.put("stderr_sha256", tuple.stderrSha256());
         node.put("sanitizer", tuple.sanitizer());
-        node.put("time_bucket", tuple.timeBucket());
+        if (tuple.timeBucket() != null) {
+            node.put("time_bucket", tuple.timeBucket());
+        }
+        if (tuple.timeMs() != null) {
+            node.put("time_ms", tuple.timeMs());
+        }
         if (toolchain != null) {
             node.put("toolchain", toolchain);
         }

@@ -6,6 +6,8 @@ import java.util.function.Function;
 public enum Ceiling {
     RSS("max_rss_kb", "rss", "KB", "peak RSS", EnvelopeRun::maxRssKb),
     TREE_RSS("max_tree_rss_kb", "tree_rss", "KB", "tree memory peak", EnvelopeRun::treeRssKb),
+    /** Counted in a separate run (see {@code dev.patchgrade.core.count}), so no graded run holds the figure. */
+    INSTRUCTIONS("max_instructions", "instructions", "", "instructions", run -> null),
     USER_CPU("max_user_us", "user_cpu", "us", "user CPU", EnvelopeRun::userMicros),
     SYS_CPU("max_sys_us", "sys_cpu", "us", "system CPU", EnvelopeRun::systemMicros),
     WALL("max_wall_ms", "wall", "ms", "wall time", run -> run.wallMillis()),

@@ -104,8 +104,14 @@ public final class EnvelopeFile {
         if (toolchain != null && !toolchain.isNull() && !toolchain.isTextual()) {
             throw new EnvelopeFormatException(file, "key \"toolchain\" must be a string (found " + toolchain + ")");
         }
+        JsonNode counter = root.get("instruction_counter");
+        if (counter != null && !counter.isNull() && !(counter.isTextual() && List.of("perf", "valgrind").contains(counter.asText()))) {
+            throw new EnvelopeFormatException(file, "key \"instruction_counter\" must be \"perf\" or \"valgrind\", the counter that measured "
+                    + "max_instructions (found " + counter + ")");
+        }
         return new Envelope(file, cmd, timeout, ceilings, notes == null || notes.isNull() ? null : notes.asText(),
-                readHost(file, root.get("host")), toolchain == null || toolchain.isNull() ? null : toolchain.asText());
+                readHost(file, root.get("host")), toolchain == null || toolchain.isNull() ? null : toolchain.asText(),
+                counter == null || counter.isNull() ? null : counter.asText());
     }
 
     private static void checkKeys(Path file, JsonNode root, GradeLog log) {
@@ -194,6 +200,10 @@ public final class EnvelopeFile {
         root.put("max_rss_kb", recording.ceilings().get(Ceiling.RSS));
         root.put("max_user_us", recording.ceilings().get(Ceiling.USER_CPU));
         root.put("notes", recording.notes());
+        if (recording.ceilings().containsKey(Ceiling.INSTRUCTIONS)) {
+            root.put("max_instructions", recording.ceilings().get(Ceiling.INSTRUCTIONS));
+            root.put("instruction_counter", recording.instructionCounter());
+        }
         ObjectNode host = root.putObject("host");
         host.put("os", recording.host().os());
         host.put("arch", recording.host().arch());
@@ -220,6 +230,9 @@ public final class EnvelopeFile {
         slack.put("rss_kb", recording.slack().rssKb());
         slack.put("cpu_percent", recording.slack().cpuPercent());
         slack.put("cpu_us", recording.slack().cpuMicros());
+        if (recording.ceilings().containsKey(Ceiling.INSTRUCTIONS)) {
+            slack.put("instructions_percent", recording.instructionSlackPercent());
+        }
         return root;
     }
 }

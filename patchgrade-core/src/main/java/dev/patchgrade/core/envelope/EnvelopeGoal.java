@@ -5,6 +5,9 @@ import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.grade.BuildLock;
+import dev.patchgrade.core.count.CounterMode;
+import dev.patchgrade.core.count.InstructionCount;
+import dev.patchgrade.core.count.InstructionCounters;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
@@ -38,20 +41,41 @@ public final class EnvelopeGoal {
     private EnvelopeGoal() {}
 
     public record RecordOptions(GoalSettings settings, Path envelope, List<String> command, int timeoutSeconds,
-            Slack slack, boolean force, String compiler, int runs, String hostClass) {}
+            Slack slack, boolean force, String compiler, int runs, String hostClass, CounterMode instructionCounter,
+            int instructionSlackPercent) {
+        public RecordOptions(GoalSettings settings, Path envelope, List<String> command, int timeoutSeconds, Slack slack, boolean force,
+                String compiler, int runs, String hostClass) {
+            this(settings, envelope, command, timeoutSeconds, slack, force, compiler, runs, hostClass, CounterMode.AUTO,
+                    DEFAULT_INSTRUCTION_SLACK_PERCENT);
+        }
+    }
 
     /** @param shard the envelope runs on the one shard its execution id hashes to, so N agents grade it once */
     public record GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
-            int runs, HostCheck hostCheck, String hostClass, String compiler, Shard shard) {
+            int runs, HostCheck hostCheck, String hostClass, String compiler, Shard shard, CounterMode instructionCounter) {
         public GradeOptions {
             shard = shard == null ? Shard.ALL : shard;
+            instructionCounter = instructionCounter == null ? CounterMode.AUTO : instructionCounter;
         }
 
         public GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
                 int runs, HostCheck hostCheck, String hostClass, String compiler) {
-            this(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, Shard.ALL);
+            this(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, Shard.ALL, CounterMode.AUTO);
+        }
+
+        public GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
+                int runs, HostCheck hostCheck, String hostClass, String compiler, Shard shard) {
+            this(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, shard, CounterMode.AUTO);
+        }
+
+        public GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
+                int runs, HostCheck hostCheck, String hostClass, String compiler, CounterMode instructionCounter) {
+            this(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, Shard.ALL, instructionCounter);
         }
     }
+
+    public static final int DEFAULT_INSTRUCTION_SLACK_PERCENT = 2;
+
 
     public static EnvelopeRecording record(RecordOptions options, GradeLog log) {
         Path file = options.envelope();
@@ -73,17 +97,34 @@ public final class EnvelopeGoal {
         HostInfo host = HostInfo.detect(options.hostClass());
         List<EnvelopeRun> runs = new ArrayList<>();
         GoalSettings settings = options.settings();
+        LaunchRequest request = request(settings, options.command(), options.timeoutSeconds());
+        InstructionCounters.Choice counter = InstructionCounters.require(options.instructionCounter(),
+                InstructionCounters.choose(options.instructionCounter(), null, request.environment().get("PATH")));
+        InstructionCount count = null;
         try (BuildLock lock = BuildLock.take(settings.outputDirectory());
                 Launcher launcher = settings.openLauncher(log, List.of(file), settings.executablesOf(options.command()))) {
-            LaunchRequest request = request(options.settings(), options.command(), options.timeoutSeconds());
             for (int i = 0; i < options.runs(); i++) {
                 runs.add(EnvelopeRun.of(GoalSettings.mustHaveStarted(launcher.launch(request), "command", options.command())));
+            }
+            if (counter.available() && runs.stream().allMatch(EnvelopeRun::clean)) {
+                count = countInstructions(launcher, counter, request, options.settings());
+                if (!count.measured()) {
+                    throw new PatchgradeException("baseline_failed", "the instructions of the known-good command " + String.join(" ", options.command())
+                            + " could not be counted with " + count.method() + ": " + count.problem() + ". Fix the command, or set "
+                            + "instructionCounter=none to record no max_instructions");
+                }
             }
         }
         long slowest = runs.stream().mapToLong(EnvelopeRun::wallMillis).max().orElse(0);
         long timeout = recordedTimeout(options.timeoutSeconds(), slowest);
         EnvelopeRecording recording = EnvelopeRecording.of(portable(options.command(), options.settings().projectDirectory()),
                 timeout, runs, options.slack(), host, toolchain);
+        if (count != null) {
+            recording = recording.withInstructions(count, options.instructionSlackPercent());
+        } else if (options.instructionCounter() != CounterMode.NONE) {
+            log.warn("no max_instructions recorded in " + file + ": " + counter.unavailable() + ". CPU time moves with the machine's load; "
+                    + "instructions do not, so install valgrind (or allow perf_event_open) and re-record to grade them");
+        }
         ObjectNode json = EnvelopeFile.recorded(recording);
         try {
             AtomicFiles.write(file, (JsonReports.MAPPER.writeValueAsString(json) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -95,6 +136,10 @@ public final class EnvelopeGoal {
                 "+" + options.slack().rssPercent() + "% +" + options.slack().rssKb() + " KB");
         table.row("user CPU", amount(recording.worst().get(Ceiling.USER_CPU), Ceiling.USER_CPU), amount(recording.ceilings().get(Ceiling.USER_CPU), Ceiling.USER_CPU),
                 "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
+        if (count != null) {
+            table.row("instructions", amount(count.value(), Ceiling.INSTRUCTIONS) + " (" + count.method() + ")",
+                    amount(recording.ceilings().get(Ceiling.INSTRUCTIONS), Ceiling.INSTRUCTIONS), "+" + options.instructionSlackPercent() + "%");
+        }
         log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", options.command()) + " on " + host.className() + ":");
         table.lines().forEach(log::info);
         log.info(String.format(Locale.ROOT, "timeout_s = %d s: the larger of <timeout> (%d s) and 10x the slowest run (%.3f s), rounded up"
@@ -152,18 +197,23 @@ public final class EnvelopeGoal {
         }
         List<String> differences = hostDifferences(options, envelope, log);
         List<EnvelopeRun> runs = new ArrayList<>();
+        LaunchRequest request = request(settings, command, envelope.timeoutSeconds()).keepingOutputAs(settings.streamsDirectory().resolve("run"));
+        InstructionCounters.Choice counter = envelope.ceilings().containsKey(Ceiling.INSTRUCTIONS)
+                ? instructionCounter(options, envelope, request) : null;
+        InstructionCount count = null;
         try (Launcher launcher = settings.openLauncher(log, oracles, settings.executablesOf(command))) {
-            LaunchRequest request = request(settings, command, envelope.timeoutSeconds())
-                    .keepingOutputAs(settings.streamsDirectory().resolve("run"));
             for (int i = 0; i < options.runs(); i++) {
                 // One child at a time: a quiet machine is part of the measurement.
                 runs.add(EnvelopeRun.of(GoalSettings.mustHaveStarted(launcher.launch(request), "command", command)));
             }
+            if (counter != null && runs.stream().allMatch(EnvelopeRun::clean)) {
+                count = countInstructions(launcher, counter, request, settings);
+            }
         }
         guard.verifyUnchanged();
-        EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences);
+        EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences, count);
         double seconds = (System.nanoTime() - started) / 1e9;
-        writeReports(settings, options.shard(), caseName, command, envelope, verdict, seconds, log);
+        writeReports(settings, options.shard(), caseName, command, envelope, verdict, count, seconds, log);
         printTable(log, caseName, envelope, verdict);
         List<String> failures = verdict.accepted() ? List.of()
                 : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + failureMessage(verdict, envelope)
@@ -171,6 +221,35 @@ public final class EnvelopeGoal {
                         + " and commit the envelope with the patch");
         // The worst is what the report's failure type says: the first reason, not "reject".
         return new GoalResult(failures, null, verdict.accepted() ? verdict.verdict() : verdict.reasons().get(0));
+    }
+
+    /**
+     * The counter for an envelope with {@code max_instructions}: the recorded one where possible. A ceiling
+     * nothing here can measure is error {@code unmeasurable_ceiling}; another counter than the recorded one,
+     * error {@code counter_drift} (the two counters do not give the same count for the same run).
+     */
+    private static InstructionCounters.Choice instructionCounter(GradeOptions options, Envelope envelope, LaunchRequest request) {
+        InstructionCounters.Choice choice = InstructionCounters.choose(options.instructionCounter(), envelope.instructionCounter(),
+                request.environment().get("PATH"));
+        if (!choice.available()) {
+            throw new PatchgradeException("unmeasurable_ceiling", envelope.file() + ": key \"max_instructions\" sets a ceiling on "
+                    + "instructions, which cannot be counted here: " + choice.unavailable() + ". Grading it would be a guess, so nothing "
+                    + "was graded. Install valgrind, allow perf_event_open, or remove the key if instructions are not to be graded");
+        }
+        if (envelope.instructionCounter() != null && !envelope.instructionCounter().equals(choice.method())) {
+            throw new PatchgradeException("counter_drift", envelope.file() + ": max_instructions was counted with \""
+                    + envelope.instructionCounter() + "\" but this grade would count with \"" + choice.method() + "\" (instructionCounter="
+                    + options.instructionCounter().wireName() + "); the two counters disagree, so nothing was graded. Grade with "
+                    + "-Dpatchgrade.instructionCounter=" + envelope.instructionCounter() + ", or re-record the envelope with `mvn "
+                    + "patchgrade:record-envelope -Dpatchgrade.force=true -Dpatchgrade.instructionCounter=" + choice.method() + "`");
+        }
+        return choice;
+    }
+
+    /** One counting run of its own: Valgrind changes time and memory, so its run is never one of the graded runs. */
+    private static InstructionCount countInstructions(Launcher launcher, InstructionCounters.Choice counter, LaunchRequest request,
+            GoalSettings settings) {
+        return counter.counter().count(launcher, request.keepingOutputAs(settings.streamsDirectory().resolve("count")));
     }
 
     private static List<String> hostDifferences(GradeOptions options, Envelope envelope, GradeLog log) {
@@ -232,7 +311,7 @@ public final class EnvelopeGoal {
     }
 
     private static void writeReports(GoalSettings settings, Shard shard, String caseName, List<String> command, Envelope envelope,
-            EnvelopeVerdict verdict, double seconds, GradeLog log) {
+            EnvelopeVerdict verdict, InstructionCount count, double seconds, GradeLog log) {
         EnvelopeRun first = verdict.runs().get(0);
         String details = detailText(verdict, envelope, settings) + (verdict.accepted() ? "" : settings.facts().hintText(first.stderrExcerpt(), log));
         TestCaseReport test = verdict.accepted()
@@ -247,7 +326,14 @@ public final class EnvelopeGoal {
         json.put("verdict", verdict.verdict());
         json.put("reasons", verdict.reasons());
         json.put("command", command);
-        json.put("measured", measured(verdict, settings.facts().method()));
+        Map<String, Object> measuredJson = measured(verdict, settings.facts().method());
+        if (count != null) {
+            measuredJson.put("instruction_counter", count.method());
+            if (!count.measured()) {
+                measuredJson.put("instructions_problem", count.problem());
+            }
+        }
+        json.put("measured", measuredJson);
         Map<String, Long> ceilings = new LinkedHashMap<>();
         envelope.ceilings().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(e -> ceilings.put(e.getKey().key(), e.getValue()));
@@ -299,7 +385,9 @@ public final class EnvelopeGoal {
         one.put("output_limit", run.outputLimited());
         one.put("leftovers", run.leftovers());
         for (Ceiling ceiling : Ceiling.values()) {
-            one.put(ceiling.measuredKey(), ceiling.figure(run));
+            if (ceiling != Ceiling.INSTRUCTIONS) {
+                one.put(ceiling.measuredKey(), ceiling.figure(run));
+            }
         }
         one.put("stdout_sha256", run.stdoutSha256());
         return one;

@@ -1,6 +1,7 @@
 package dev.patchgrade.core.envelope;
 
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.count.InstructionCount;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
@@ -22,6 +23,15 @@ public final class EnvelopeGrader {
      */
     public static EnvelopeVerdict grade(Envelope envelope, List<EnvelopeRun> runs, String expectedStdoutSha256,
             List<String> hostDifferences) {
+        return grade(envelope, runs, expectedStdoutSha256, hostDifferences, null);
+    }
+
+    /**
+     * @param instructions the count of the separate counting run, or {@code null} when none was taken
+     *     (then a {@code max_instructions} ceiling is an error unless a run already failed)
+     */
+    public static EnvelopeVerdict grade(Envelope envelope, List<EnvelopeRun> runs, String expectedStdoutSha256,
+            List<String> hostDifferences, InstructionCount instructions) {
         if (runs.isEmpty()) {
             throw new IllegalArgumentException("grading needs at least one run");
         }
@@ -44,6 +54,22 @@ public final class EnvelopeGrader {
         List<EnvelopeVerdict.Breach> breaches = new ArrayList<>();
         for (Map.Entry<Ceiling, Long> entry : new EnumMap<>(envelope.ceilings()).entrySet()) {
             Ceiling ceiling = entry.getKey();
+            if (ceiling == Ceiling.INSTRUCTIONS) {
+                if (instructions != null && instructions.measured()) {
+                    graded.put(ceiling, instructions.value());
+                    if (!anyTimeout && instructions.value() > entry.getValue()) {
+                        breaches.add(new EnvelopeVerdict.Breach(ceiling, instructions.value(), entry.getValue()));
+                        reasons.add(ceiling.reason());
+                    }
+                } else if (runs.stream().allMatch(EnvelopeRun::clean)) {
+                    throw new PatchgradeException("unmeasurable_ceiling", envelope.file() + ": key \"max_instructions\" sets a ceiling on "
+                            + "instructions, which could not be counted here: " + (instructions == null ? "no counter was run"
+                                    : instructions.problem()) + ". Grading it would be a guess, so nothing was graded. Install valgrind "
+                            + "(or allow perf_event_open), or remove the key if instructions are not to be graded");
+                }
+                // A run that failed already rejects; its tree is not counted.
+                continue;
+            }
             Long minimum = null;
             for (EnvelopeRun run : runs) {
                 Long value = ceiling.figure(run);

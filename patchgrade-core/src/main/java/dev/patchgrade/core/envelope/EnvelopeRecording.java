@@ -1,6 +1,7 @@
 package dev.patchgrade.core.envelope;
 
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.host.HostInfo;
 import java.util.EnumMap;
 import java.util.List;
@@ -12,7 +13,8 @@ import java.util.Map;
  */
 public record EnvelopeRecording(
         List<String> cmd, double timeoutSeconds, Map<Ceiling, Long> ceilings, Map<Ceiling, Long> worst,
-        List<EnvelopeRun> runs, Slack slack, HostInfo host, String toolchain, String notes) {
+        List<EnvelopeRun> runs, Slack slack, HostInfo host, String toolchain, String notes,
+        String instructionCounter, int instructionSlackPercent) {
 
     public static EnvelopeRecording of(List<String> cmd, double timeoutSeconds, List<EnvelopeRun> runs, Slack slack,
             HostInfo host, String toolchain) {
@@ -51,7 +53,26 @@ public record EnvelopeRecording(
         String notes = "ceilings = worst of " + runs.size() + " baseline run" + (runs.size() == 1 ? "" : "s")
                 + " plus the slack below; recorded by patchgrade on " + host.className()
                 + ". Re-record when the host class, the compiler or the fixture changes.";
-        return new EnvelopeRecording(List.copyOf(cmd), timeoutSeconds, ceilings, worst, List.copyOf(runs), slack, host, toolchain, notes);
+        return new EnvelopeRecording(List.copyOf(cmd), timeoutSeconds, ceilings, worst, List.copyOf(runs), slack, host, toolchain, notes,
+                null, 0);
+    }
+
+    /**
+     * This recording with {@code max_instructions} = the counted instructions ({@code measured}) times
+     * {@code 1 + slackPercent/100}, rounded up, and the counter that took the count.
+     */
+    public EnvelopeRecording withInstructions(InstructionCount count, int slackPercent) {
+        if (slackPercent < 0) {
+            throw new PatchgradeException("bad_parameter", "<instructionSlackPercent> must not be negative (found " + slackPercent + ")");
+        }
+        Map<Ceiling, Long> newCeilings = new EnumMap<>(ceilings);
+        newCeilings.put(Ceiling.INSTRUCTIONS, Slack.apply(count.value(), slackPercent, 0));
+        Map<Ceiling, Long> newWorst = new EnumMap<>(worst);
+        newWorst.put(Ceiling.INSTRUCTIONS, count.value());
+        String countedNotes = notes + " max_instructions = instructions counted by " + count.method() + " in a separate run plus "
+                + slackPercent + "%.";
+        return new EnvelopeRecording(cmd, timeoutSeconds, newCeilings, newWorst, runs, slack, host, toolchain, countedNotes,
+                count.method(), slackPercent);
     }
 
     static String describe(EnvelopeRun run) {

@@ -186,7 +186,7 @@ public final class HtmlSummary {
                 String cand = shortValue(row.path("candidate").path(field));
                 boolean drift = drifted.contains(field);
                 html.append("<td class=\"").append(drift ? "drift" : "same").append("\">")
-                        .append(drift ? esc(gold) + " &rarr; " + esc(cand) : esc(cand)).append("</td>");
+                        .append(drift ? esc(gold) + " &rarr; " + esc(cand) + esc(driftNote(row, field)) : esc(cand)).append("</td>");
             }
             html.append("</tr>\n");
             for (JsonNode line : row.path("first_difference")) {
@@ -195,6 +195,18 @@ public final class HtmlSummary {
             }
         }
         html.append("</table>\n");
+    }
+
+    /** What the report says beside a drift, e.g. the fastest time and the widened bucket limits of {@code time_bucket}. */
+    private static String driftNote(JsonNode row, String field) {
+        for (JsonNode drift : row.path("drift")) {
+            String text = drift.asText();
+            int note = text.indexOf(" (");
+            if (text.startsWith(field + ": ") && note > 0) {
+                return text.substring(note);
+            }
+        }
+        return "";
     }
 
     private static void threeColumn(StringBuilder html, JsonNode report) {

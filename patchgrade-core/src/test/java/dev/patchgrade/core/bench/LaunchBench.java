@@ -37,6 +37,8 @@ public final class LaunchBench {
             case "noise" -> noise(args[1], args[2], Integer.parseInt(args[3]));
             case "digest" -> digest(args[1], args[2], Integer.parseInt(args[3]));
             case "rss" -> rss(java.util.Arrays.copyOfRange(args, 1, args.length));
+            case "power" -> LoadBench.power(args[1], args[2], Integer.parseInt(args[3]), java.util.Arrays.copyOfRange(args, 4, args.length));
+            case "alarms" -> LoadBench.alarms(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
             default -> throw new IllegalArgumentException("unknown bench " + args[0]);
         }
     }

@@ -39,4 +39,31 @@ class TimeBucketsTest {
     void rejectsCutoffsThatAreNotIncreasingPositiveNumbers(String text) {
         assertThatThrownBy(() -> TimeBuckets.parse(text)).hasMessageContaining("<timeBuckets> must be increasing");
     }
+
+    @Test
+    void theWidenedBucketIsTheContractsExample() {
+        TimeBuckets buckets = TimeBuckets.parse(null);
+        assertThat(buckets.widened("lt_500ms", 2)).containsExactly(25, 1000);
+        assertThat(buckets.outside("lt_500ms", 24, 2)).isTrue();
+        assertThat(buckets.outside("lt_500ms", 25, 2)).isFalse();
+        assertThat(buckets.outside("lt_500ms", 999, 2)).isFalse();
+        assertThat(buckets.outside("lt_500ms", 1000, 2)).isTrue();
+        assertThat(buckets.widened("lt_50ms", 2)).containsExactly(0, 100);
+        assertThat(buckets.widened("gt_5s", 2)).containsExactly(2500, Long.MAX_VALUE);
+    }
+
+    @Test
+    void offHasNoBuckets() {
+        TimeBuckets off = TimeBuckets.parse(" OFF ");
+        assertThat(off.enabled()).isFalse();
+        assertThat(off.bucket(10)).isNull();
+        assertThat(off.last()).isNull();
+        assertThat(TimeBuckets.parse(null).enabled()).isTrue();
+    }
+
+    @ParameterizedTest
+    @ValueSource(doubles = {0.5, 0, -1, Double.NaN, Double.POSITIVE_INFINITY})
+    void slackIsAFactorOfAtLeastOne(double slack) {
+        assertThatThrownBy(() -> TimeBuckets.checkSlack(slack)).hasMessageContaining("<timeBucketSlack> must be a factor of at least 1");
+    }
 }

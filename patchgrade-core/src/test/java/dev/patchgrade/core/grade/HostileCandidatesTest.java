@@ -48,6 +48,11 @@ class HostileCandidatesTest {
 
     /** A gold that expects a quiet, clean, fast exit 0 for every case. */
     private DigestGoal.Options digestAgainstQuietGold(String execution, List<String> command, String... ids) throws Exception {
+        return digestAgainstQuietGold(execution, 2, command, ids);
+    }
+
+    private DigestGoal.Options digestAgainstQuietGold(String execution, int timeoutSeconds, List<String> command, String... ids)
+            throws Exception {
         StringBuilder cases = new StringBuilder();
         List<DigestTuple> gold = new java.util.ArrayList<>();
         for (String id : ids) {
@@ -56,7 +61,7 @@ class HostileCandidatesTest {
         }
         Path casesFile = Files.writeString(dir.resolve(execution + ".txt"), cases);
         GoldStore.replace(dir.resolve(execution + "-gold"), gold, null, List.of());
-        return new DigestGoal.Options(settings("digest", execution), casesFile, dir.resolve(execution + "-gold"), command, Sanitizer.NONE, 2,
+        return new DigestGoal.Options(settings("digest", execution), casesFile, dir.resolve(execution + "-gold"), command, Sanitizer.NONE, timeoutSeconds,
                 TimeBuckets.parse(WIDE_BUCKET), 0, null, List.of(), 2, Shard.ALL, false);
     }
 
@@ -83,11 +88,12 @@ class HostileCandidatesTest {
 
     @Test
     void printingForeverStopsAtTheOutputCap() throws Exception {
-        DigestGoal.Options options = digestAgainstQuietGold("forever", List.of(Fixtures.command("print_forever")), "flood");
+        // A timeout far beyond the time 64 MiB take even on a busy machine: the cap, not the clock, must stop it.
+        DigestGoal.Options options = digestAgainstQuietGold("forever", 60, List.of(Fixtures.command("print_forever")), "flood");
         Timed run = timed(() -> DigestGoal.grade(options, GradeLog.SILENT));
         assertThat(run.result().worst()).isEqualTo("output_limit");
-        assertThat(run.result().failures().get(0)).contains("output_limit: under 67108864 bytes per stream -> stopped at the cap");
-        assertThat(run.millis()).isLessThan(2_000 + 5_000);
+        assertThat(run.result().failures().get(0)).contains("output_limit: under 67108864 bytes per stream -> stopped at the cap")
+                .doesNotContain("timeout");
         assertThat(Files.size(options.settings().streamsDirectory().resolve("flood.stdout"))).isLessThanOrEqualTo(64L << 20);
         assertThat(Fixtures.aliveAfterSettling("print_forever")).isEmpty();
         wellFormed(options.settings());
@@ -98,7 +104,7 @@ class HostileCandidatesTest {
         DigestGoal.Options options = digestAgainstQuietGold("sleeper", List.of(Fixtures.command("ignore_term_sleeper")), "nap");
         Timed run = timed(() -> DigestGoal.grade(options, GradeLog.SILENT));
         assertThat(run.result().failures()).singleElement().asString().startsWith("nap: sanitizer: clean -> timeout");
-        assertThat(run.millis()).isBetween(2_000L, 2_000L + 5_000);
+        assertThat(run.millis()).as("the 2 s timeout was honoured").isGreaterThanOrEqualTo(2_000L);
         assertThat(Fixtures.aliveAfterSettling("ignore_term_sleeper")).isEmpty();
         wellFormed(options.settings());
     }
@@ -107,9 +113,9 @@ class HostileCandidatesTest {
     void aGrandchildHoldingStdoutOpenIsGradedInTheParentsTime() throws Exception {
         DigestGoal.Options options = digestAgainstQuietGold("grandchild", List.of(Fixtures.command("escaping_grandchild")), "bg", "setsid");
         Timed run = timed(() -> DigestGoal.grade(options, GradeLog.SILENT));
-        // Only stdout differs from a quiet gold: the parent printed and exited 0, nothing timed out.
+        // Only stdout differs from a quiet gold: the parent printed and exited 0, nothing timed out. Waiting for the
+        // grandchild's 30 s would have hit the 2 s timeout, so this holds however busy the machine is.
         assertThat(run.result().failures()).hasSize(2).allMatch(f -> f.contains("stdout_sha256") && !f.contains("timeout"));
-        assertThat(run.millis()).isLessThan(5_000);
         assertThat(Fixtures.aliveAfterSettling("escaping_grandchild")).isEmpty();
         wellFormed(options.settings());
     }
@@ -118,8 +124,8 @@ class HostileCandidatesTest {
     void forkedChildrenAreAllGone() throws Exception {
         DigestGoal.Options options = digestAgainstQuietGold("forks", List.of(Fixtures.command("fork_many")), "32");
         Timed run = timed(() -> DigestGoal.grade(options, GradeLog.SILENT));
-        assertThat(run.result().failures()).singleElement().asString().contains("stdout_sha256");
-        assertThat(run.millis()).isLessThan(5_000);
+        // The children sleep 30 s: waiting for them would have hit the 2 s timeout.
+        assertThat(run.result().failures()).singleElement().asString().contains("stdout_sha256").doesNotContain("timeout");
         assertThat(Fixtures.aliveAfterSettling("fork_many")).isEmpty();
     }
 

@@ -90,8 +90,9 @@ class AttacksTest {
                 ? List.of(SandboxSpec.Mode.REQUIRED, SandboxSpec.Mode.OFF) : List.of(SandboxSpec.Mode.OFF);
         for (SandboxSpec.Mode sandbox : modes) {
             try (Launcher launcher = open(sandbox)) {
-                LaunchResult honest = launcher.launch(request("hide_cost", "inline", "64", "30000000"));
-                LaunchResult hiding = launcher.launch(request("hide_cost", mode, "64", "30000000"));
+                // Far beyond the work's second or so: a busy machine must not turn either run into a timeout.
+                LaunchResult honest = launcher.launch(request("hide_cost", "inline", "64", "30000000").withTimeout(Duration.ofSeconds(120)));
+                LaunchResult hiding = launcher.launch(request("hide_cost", mode, "64", "30000000").withTimeout(Duration.ofSeconds(120)));
                 assertThat(hiding.stdout().excerpt()).isEqualTo(honest.stdout().excerpt());
                 assertThat(hiding.usage().maxRssKb()).as(sandbox + ": the child's 64 MB").isGreaterThan(60_000L);
                 assertThat(hiding.usage().userMicros()).as(sandbox + ": the child's CPU")

@@ -105,8 +105,9 @@ class LauncherTest {
 
     @Test
     void timeoutKillsAChildThatIgnoresSigterm() throws InterruptedException {
+        // Long enough for the child to ignore SIGTERM before it comes, even when a busy machine starts it late.
         LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("ignore_term_sleeper")))
-                .withTimeout(Duration.ofMillis(300)));
+                .withTimeout(Duration.ofSeconds(3)));
         assertThat(result.timedOut()).isTrue();
         assertThat(result.signal()).isEqualTo("SIGKILL");
         assertThat(result.stdout().excerpt()).isEqualTo("ignoring SIGTERM\n");
@@ -118,9 +119,9 @@ class LauncherTest {
         for (String mode : List.of("bg", "setsid")) {
             LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("escaping_grandchild"), mode))
                     .withTimeout(Duration.ofSeconds(20)));
-            assertThat(result.timedOut()).as(mode).isFalse();
+            // Waiting for the grandchild's 30 s would have hit the 20 s timeout: no clock reading needed.
+            assertThat(result.timedOut()).as(mode + ": graded in the parent's time, not the grandchild's 30 s").isFalse();
             assertThat(result.exitCode()).as(mode).isZero();
-            assertThat(result.wallMillis()).as(mode + ": graded in the parent's time, not the grandchild's 30 s").isLessThan(10_000);
             assertThat(result.stdout().excerpt()).isEqualTo("parent done\n");
             assertThat(Fixtures.aliveAfterSettling("escaping_grandchild")).as(mode).isEmpty();
         }
@@ -215,7 +216,7 @@ class LauncherTest {
             }
         });
         runner.start();
-        for (int i = 0; i < 200 && Fixtures.alive("ignore_term_sleeper").isEmpty(); i++) {
+        for (int i = 0; i < 6000 && Fixtures.alive("ignore_term_sleeper").isEmpty(); i++) {
             Thread.sleep(10);
         }
         assertThat(Fixtures.alive("ignore_term_sleeper")).hasSize(1);

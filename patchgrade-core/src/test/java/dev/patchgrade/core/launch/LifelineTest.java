@@ -34,7 +34,7 @@ class LifelineTest {
         try {
             BufferedReader out = new BufferedReader(new InputStreamReader(jvm.getInputStream()));
             assertThat(out.readLine()).isEqualTo("launched");
-            for (int i = 0; i < 500 && Fixtures.alive("ignore_term_sleeper").isEmpty(); i++) {
+            for (int i = 0; i < 6000 && Fixtures.alive("ignore_term_sleeper").isEmpty(); i++) {
                 Thread.sleep(10);
             }
             assertThat(Fixtures.alive("ignore_term_sleeper")).as("the probe's child runs").isNotEmpty();

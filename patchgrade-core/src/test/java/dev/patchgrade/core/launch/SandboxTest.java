@@ -45,8 +45,10 @@ class SandboxTest {
         return new SandboxSpec(SandboxSpec.Mode.REQUIRED, hidden, shown, oracles, List.of(), List.of());
     }
 
+    /** A script with a timeout far beyond its work, so that a busy machine cannot turn it into a timeout. */
     private static LaunchResult sh(Launcher launcher, Path cwd, String script) {
-        return launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", script)).withWorkingDirectory(cwd));
+        return launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", script)).withWorkingDirectory(cwd)
+                .withTimeout(java.time.Duration.ofSeconds(120)));
     }
 
     private static String out(LaunchResult result) {

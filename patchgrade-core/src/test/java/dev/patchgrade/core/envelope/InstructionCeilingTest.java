@@ -1,0 +1,111 @@
+package dev.patchgrade.core.envelope;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.count.CounterMode;
+import dev.patchgrade.core.count.ValgrindCounter;
+import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.report.JsonReports;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * max_instructions end to end with Valgrind: recorded with its slack and counter, graded in a run of
+ * its own, and never passed when it cannot be counted. CPU slack is wide here so that only the
+ * instruction count decides, whatever the load on the machine.
+ */
+class InstructionCeilingTest {
+    private static final Slack WIDE_CPU = new Slack(30, 1024, 1000, 5_000_000);
+
+    @TempDir
+    Path dir;
+    private Path envelope;
+
+    @BeforeEach
+    void valgrindIsInstalled() {
+        assumeTrue(ValgrindCounter.locate(System.getenv("PATH")).isPresent(), "valgrind is not installed");
+        envelope = dir.resolve("envelope.json");
+    }
+
+    private GoalSettings settings(String goal) {
+        return new GoalSettings(goal, "instructions", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
+    }
+
+    private void record(CounterMode mode, String millions) {
+        EnvelopeGoal.record(new EnvelopeGoal.RecordOptions(settings("record-envelope"), envelope, List.of(Fixtures.command("burn_cpu"), millions),
+                5, WIDE_CPU, true, null, 1, null, mode, 2), GradeLog.SILENT);
+    }
+
+    private GoalResult grade(CounterMode mode, String millions) {
+        return EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings("envelope"), envelope, List.of(Fixtures.command("burn_cpu"), millions),
+                null, 1, HostCheck.IGNORE, null, null, mode), GradeLog.SILENT);
+    }
+
+    private JsonNode report() throws Exception {
+        return JsonReports.MAPPER.readTree(settings("envelope").jsonReport().toFile());
+    }
+
+    @Test
+    void recordingWritesTheCountPlusTwoPercentAndTheCounter() throws Exception {
+        record(CounterMode.VALGRIND, "2");
+        JsonNode file = JsonReports.MAPPER.readTree(envelope.toFile());
+        long measured = file.path("measured").path("instructions").asLong();
+        assertThat(measured).isGreaterThan(2_000_000L);
+        assertThat(file.path("max_instructions").asLong()).isEqualTo((measured * 102 + 99) / 100);
+        assertThat(file.path("instruction_counter").asText()).isEqualTo("valgrind");
+        assertThat(file.path("slack").path("instructions_percent").asInt()).isEqualTo(2);
+        assertThat(EnvelopeFile.read(envelope).ceilings()).containsKey(Ceiling.INSTRUCTIONS);
+    }
+
+    @Test
+    void theSameWorkPassesAndMoreWorkIsRejectedForInstructions() throws Exception {
+        record(CounterMode.VALGRIND, "2");
+        GoalResult same = grade(CounterMode.AUTO, "2");
+        assertThat(same.failures()).isEmpty();
+        assertThat(report().path("measured").path("instruction_counter").asText()).isEqualTo("valgrind");
+        assertThat(report().path("figures").findValuesAsText("ceiling_key")).contains("max_instructions");
+
+        GoalResult more = grade(CounterMode.VALGRIND, "3");
+        assertThat(more.failures()).hasSize(1);
+        assertThat(report().path("reasons").get(0).asText()).isEqualTo("instructions");
+        assertThat(Files.readString(settings("envelope").xmlReport())).contains("type=\"instructions\"").containsPattern("instructions: [0-9,]+ > [0-9,]+");
+    }
+
+    @Test
+    void anotherCounterThanTheRecordedOneIsCounterDrift() throws Exception {
+        record(CounterMode.VALGRIND, "1");
+        Files.writeString(envelope, Files.readString(envelope).replace("\"instruction_counter\" : \"valgrind\"", "\"instruction_counter\" : \"perf\""));
+        GoalResult result = grade(CounterMode.VALGRIND, "1");
+        assertThat(result.error().errorName()).isEqualTo("counter_drift");
+        assertThat(result.error().getMessage()).contains(envelope.toString()).contains("-Dpatchgrade.instructionCounter=perf");
+        assertThat(Files.readString(settings("envelope").xmlReport())).contains("type=\"counter_drift\"");
+    }
+
+    @Test
+    void aCeilingThatCannotBeCountedIsAnErrorNeverAPass() throws Exception {
+        record(CounterMode.VALGRIND, "1");
+        GoalResult result = grade(CounterMode.NONE, "1");
+        assertThat(result.error().errorName()).isEqualTo("unmeasurable_ceiling");
+        assertThat(result.error().getMessage()).contains("max_instructions").contains("instructionCounter=none");
+        assertThat(report().path("verdict").asText()).isEqualTo("error");
+    }
+
+    @Test
+    void recordingWithNoneWritesNoInstructionCeiling() throws Exception {
+        record(CounterMode.NONE, "1");
+        JsonNode file = JsonReports.MAPPER.readTree(envelope.toFile());
+        assertThat(file.has("max_instructions")).isFalse();
+        assertThat(file.has("instruction_counter")).isFalse();
+        assertThat(grade(CounterMode.NONE, "1").failures()).isEmpty();
+    }
+}
