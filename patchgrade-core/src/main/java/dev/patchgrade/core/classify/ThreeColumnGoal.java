@@ -214,6 +214,14 @@ public final class ThreeColumnGoal {
         return "reference=" + quote(reference, at) + " candidate=" + quote(candidate, at) + " golden=" + quote(golden, at);
     }
 
+    private static String differingLine(Row row) {
+        if (row.pattern() == Pattern.TIMEOUT || row.pattern() == Pattern.NONZERO_EXIT) {
+            return "";
+        }
+        String line = firstDifferingLine(row.reference().stdout().excerpt(), row.candidate().stdout().excerpt(), row.testCase().golden());
+        return line == null ? "" : "\n" + line;
+    }
+
     /** Where the first of the three texts parts from another, so that every excerpt shows that place. */
     static int firstDifference(String... texts) {
         int at = Integer.MAX_VALUE;
@@ -226,6 +234,34 @@ public final class ThreeColumnGoal {
             }
         }
         return at == Integer.MAX_VALUE ? 0 : at;
+    }
+
+    /**
+     * The first line where the three outputs part, each side centred on where they part: the body's
+     * full excerpts start at the beginning, and a difference far into a long line must still show.
+     * {@code null} where the three agree line for line (a difference only in surrounding white space).
+     */
+    static String firstDifferingLine(String reference, String candidate, String golden) {
+        List<String> r = FirstDifference.lines(reference);
+        List<String> c = FirstDifference.lines(candidate);
+        List<String> g = FirstDifference.lines(golden);
+        int count = Math.max(r.size(), Math.max(c.size(), g.size()));
+        for (int i = 0; i < count; i++) {
+            String ri = i < r.size() ? r.get(i) : null;
+            String ci = i < c.size() ? c.get(i) : null;
+            String gi = i < g.size() ? g.get(i) : null;
+            if (java.util.Objects.equals(ri, ci) && java.util.Objects.equals(ci, gi)) {
+                continue;
+            }
+            int at = firstDifference(ri == null ? "" : ri, ci == null ? "" : ci, gi == null ? "" : gi);
+            return "first differing line " + (i + 1) + ": reference " + lineSide(ri, at) + " | candidate " + lineSide(ci, at)
+                    + " | golden " + lineSide(gi, at);
+        }
+        return null;
+    }
+
+    private static String lineSide(String line, int at) {
+        return line == null ? "(no such line)" : quote(line, at);
     }
 
     private static String quote(String text, int at) {
@@ -264,6 +300,7 @@ public final class ThreeColumnGoal {
             } else {
                 String details = row.pattern().wireName() + ": " + row.pattern().advice() + "\ncomparison: " + options.comparison()
                         + "\nargs: " + row.testCase().args()
+                        + differingLine(row)
                         + "\nreference (" + row.reference().outcome() + "):\n" + row.reference().stdout().excerpt()
                         + "\ncandidate (" + row.candidate().outcome() + "):\n" + row.candidate().stdout().excerpt()
                         + "\ngolden:\n" + row.testCase().golden()
