@@ -83,7 +83,11 @@ public record SandboxSpec(Mode mode, List<Path> hidden, List<Path> shown, List<P
     public List<String> helperArguments() {
         List<String> args = new ArrayList<>();
         add(args, "--hide", hidden);
-        add(args, "--ro", shown);
+        // The directory the build runs in is the project (or its reactor): shown like the project, so that a
+        // checkout under /tmp is not lost under each run's fresh /tmp. Oracles are hidden after it.
+        List<Path> shownAndBuild = new ArrayList<>(shown);
+        shownAndBuild.add(Path.of(System.getProperty("user.dir")));
+        add(args, "--ro", shownAndBuild);
         add(args, "--rw", writable);
         add(args, "--hide", oracles);
         add(args, "--ro", readOnly);
