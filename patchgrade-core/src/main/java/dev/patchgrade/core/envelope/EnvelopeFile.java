@@ -32,7 +32,8 @@ public final class EnvelopeFile {
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /** The recording command where the caller does not know its execution. */
     private static final String RECORD = "mvn patchgrade:record-envelope@<executionId>";
-    private static final Set<String> OTHER_KEYS = Set.of("cmd", "timeout_s", "notes", "host", "toolchain", "measured", "slack");
+    private static final Set<String> OTHER_KEYS = Set.of("cmd", "timeout_s", "notes", "host", "toolchain", "measured", "slack",
+            "instruction_counter");
 
     private EnvelopeFile() {}
 

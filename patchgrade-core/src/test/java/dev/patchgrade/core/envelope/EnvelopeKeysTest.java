@@ -44,6 +44,10 @@ class EnvelopeKeysTest {
                 new dev.patchgrade.core.host.HostInfo("linux", "amd64", "cpu", 2, "c"), "g++ 12");
         parse(EnvelopeFile.recorded(recording).toString());
         assertThat(log.warnings).isEmpty();
+        // With an instruction count, the file also names the counter that measured it.
+        parse(EnvelopeFile.recorded(recording.withInstructions(dev.patchgrade.core.count.InstructionCount.of(548_172_277L, "valgrind"), 2))
+                .toString());
+        assertThat(log.warnings).isEmpty();
     }
 
     @Test
