@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** Opens the best launcher this machine supports. */
 public final class Launchers {
@@ -75,18 +74,12 @@ public final class Launchers {
 
     private static String probe(Path helper) {
         try {
-            Process process = new ProcessBuilder(helper.toString(), "--version").redirectErrorStream(true).start();
-            String output = new String(process.getInputStream().readAllBytes()).strip();
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return "no answer in 10 s";
-            }
-            return process.exitValue() == 0 && output.startsWith("pg-launch-helper") ? null : "answered '" + output + "'";
+            dev.patchgrade.core.host.BoundedCommand.Outcome outcome = dev.patchgrade.core.host.BoundedCommand.run(
+                    List.of(helper.toString(), "--version"), null, Duration.ofSeconds(10));
+            String output = outcome.output().strip();
+            return outcome.exitCode() == 0 && output.startsWith("pg-launch-helper") ? null : "answered '" + output + "'";
         } catch (IOException e) {
             return e.getMessage();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted";
         }
     }
 
