@@ -85,8 +85,12 @@ public record SandboxSpec(Mode mode, List<Path> hidden, List<Path> shown, List<P
         add(args, "--hide", hidden);
         // The directory the build runs in is the project (or its reactor): shown like the project, so that a
         // checkout under /tmp is not lost under each run's fresh /tmp. Oracles are hidden after it.
+        // Not where it holds the home directory (Maven run from ~): that would show all of home again.
         List<Path> shownAndBuild = new ArrayList<>(shown);
-        shownAndBuild.add(Path.of(System.getProperty("user.dir")));
+        Path build = Path.of(System.getProperty("user.dir")).toAbsolutePath().normalize();
+        if (!Path.of(System.getProperty("user.home")).toAbsolutePath().normalize().startsWith(build)) {
+            shownAndBuild.add(build);
+        }
         add(args, "--ro", shownAndBuild);
         add(args, "--rw", writable);
         add(args, "--hide", oracles);
