@@ -752,12 +752,15 @@ static void setup_cpu_cgroup(void) {
 static int cgroup_cpu_us(long long *user, long long *system) {
     char path[PATH_MAX + 32];
     if (cpu_cgroup == 1) {
-        snprintf(path, sizeof path, "%s/cpuacct.usage_user", cpu_cgroup_dir);
-        long long u = read_number_file(path);
+        /* usage_user and usage_sys are sampled at ticks (a busy machine lost a third of a child's CPU in
+         * them); cpuacct.usage is the scheduler's exact total, so user is the total less system. */
+        snprintf(path, sizeof path, "%s/cpuacct.usage", cpu_cgroup_dir);
+        long long total = read_number_file(path);
         snprintf(path, sizeof path, "%s/cpuacct.usage_sys", cpu_cgroup_dir);
         long long s = read_number_file(path);
-        if (u < 0 || s < 0) return 0;
-        *user = u / 1000;
+        if (total < 0 || s < 0) return 0;
+        if (s > total) s = total;
+        *user = (total - s) / 1000;
         *system = s / 1000;
         return 1;
     }
