@@ -59,7 +59,8 @@ final class Scratch {
             FileChannel channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             return new Scratch(directory, channel, channel.lock());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a scratch directory for child output", e);
+            throw new UncheckedIOException("cannot create a scratch directory for child output in " + System.getProperty("java.io.tmpdir")
+                    + " (java.io.tmpdir; point it at a writable directory, e.g. MAVEN_OPTS=-Djava.io.tmpdir=...)", e);
         }
     }
 
