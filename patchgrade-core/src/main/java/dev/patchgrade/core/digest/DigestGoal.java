@@ -287,7 +287,7 @@ public final class DigestGoal {
         String stdoutSha = normalizer.active() ? normalizer.sha256(result.stdout().file()) : result.stdout().sha256();
         String stderrSha = normalizer.active() ? normalizer.sha256(result.stderr().file()) : result.stderr().sha256();
         return new Measured(new DigestTuple(c.id(), exit, stdoutSha, stderrSha, SanitizerClass.classify(result, markers).wireName(),
-                options.buckets().bucket(result.wallMillis()), options.buckets().enabled() ? result.wallMillis() : null), result);
+                options.buckets().bucket(result.loadFreeMillis()), options.buckets().enabled() ? result.loadFreeMillis() : null), result);
     }
 
     /**
@@ -324,7 +324,7 @@ public final class DigestGoal {
         Path keep = streamPrefix(options.settings(), c);
         Measured measured = measure(launcher, options, normalizer, c, keep);
         List<DigestTuple.Drift> drifts = behaviourDrifts(measured.tuple(), gold);
-        long fastest = measured.launch().wallMillis();
+        long fastest = measured.launch().loadFreeMillis();
         int runs = 1;
         int reruns = 0;
         // A time alone out of its bucket may be a noisy neighbour: rerun, and fail only if even the fastest run stays out.
@@ -335,13 +335,13 @@ public final class DigestGoal {
             if (!againDrifts.isEmpty()) {
                 measured = again;
                 drifts = againDrifts;
-                fastest = again.launch().wallMillis();
+                fastest = again.launch().loadFreeMillis();
                 runs = 1;
                 break;
             }
             runs++;
-            if (again.launch().wallMillis() < fastest) {
-                fastest = again.launch().wallMillis();
+            if (again.launch().loadFreeMillis() < fastest) {
+                fastest = again.launch().loadFreeMillis();
                 measured = again;
             }
         }

@@ -185,7 +185,7 @@ final class HelperLauncher implements Launcher {
             Long treeRss = number(reply, "tree_rss_kb");
             Usage usage = new Usage(number(reply, "maxrss_kb"), number(reply, "utime_us"), number(reply, "stime_us"),
                     number(reply, "minflt"), number(reply, "majflt"), number(reply, "inblock"), number(reply, "oublock"),
-                    treeRss != null && treeRss < 0 ? null : treeRss);
+                    treeRss != null && treeRss < 0 ? null : treeRss, number(reply, "cpu_wait_us"));
             Long leftovers = number(reply, "leftovers");
             return files.finish(request,
                     signaled ? null : Integer.valueOf(reply.get("code")),
@@ -274,7 +274,7 @@ final class HelperLauncher implements Launcher {
     /** One resident helper and its pipes. Used by one thread at a time. */
     private static final class HelperProcess {
         private static final Set<String> DONE_KEYS = Set.of("status", "code", "signal", "signame", "timed_out", "maxrss_kb",
-                "utime_us", "stime_us", "minflt", "majflt", "inblock", "oublock", "wall_us", "leftovers", "tree_rss_kb");
+                "utime_us", "stime_us", "minflt", "majflt", "inblock", "oublock", "wall_us", "leftovers", "cpu_wait_us", "tree_rss_kb");
         private final Process process;
         private final OutputStream requests;
         private final BufferedReader replies;

@@ -47,6 +47,16 @@ public record LaunchResult(
         return wallMicros / 1000;
     }
 
+    /**
+     * The wall time less the time the command's process waited for a CPU that other processes held:
+     * the time an idle machine would have shown. Load moves wall time but hardly this, which is why
+     * time buckets use it; where the launch path cannot see the run-queue delay it is the wall time.
+     */
+    public long loadFreeMillis() {
+        Long waiting = usage == null ? null : usage.cpuWaitMicros();
+        return Math.max(0, wallMicros - (waiting == null ? 0 : Math.min(waiting, wallMicros))) / 1000;
+    }
+
     /** How the run ended, in words: "exit 3", "killed by SIGSEGV", "timed out", "could not start: ...". */
     public String outcome() {
         if (!started()) {

@@ -170,8 +170,9 @@ class SandboxTest {
         try (Launcher launcher = Launchers.open(log, spec(List.of(), List.of(dir), List.of()))) {
             LaunchResult alone = sh(launcher, dir, work);
             // A daemon in a new session that would outlive the run, and a child that does the same work and is
-            // never waited for: the parent leaves once the work is done, whatever the machine's speed.
-            LaunchResult run = sh(launcher, dir, "setsid sleep 300 & (" + work + "; touch /tmp/worked; sleep 300) & "
+            // never waited for: the parent leaves once the work is done, whatever the machine's speed. The mark is a
+            // redirection, not touch: a touch still exiting when the parent sees its file would be a third leftover.
+            LaunchResult run = sh(launcher, dir, "setsid sleep 300 & (" + work + "; : > /tmp/worked; sleep 300) & "
                     + "while [ ! -e /tmp/worked ]; do sleep 0.01; done; echo parent-done");
             assertThat(out(run)).isEqualTo("parent-done\n");
             assertThat(run.leftovers()).isEqualTo(2);
