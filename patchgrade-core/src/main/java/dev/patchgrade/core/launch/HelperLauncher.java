@@ -40,6 +40,8 @@ final class HelperLauncher implements Launcher {
     static final String DENY_USERNS_PROPERTY = "patchgrade.sandbox.denyUserns";
     /** Tests: a command the helper is started through, e.g. {@code setpriv --reuid=65534 ...} to see what a non-root user gets. */
     static final String WRAPPER_PROPERTY = "patchgrade.helper.wrapper";
+    /** Tests: how many directory entries the sandbox's scan for unix sockets may read before it gives up. */
+    static final String SCAN_LIMIT_PROPERTY = "patchgrade.sandbox.scanLimit";
     /** Beyond a run's own timeout and grace, how long the JVM waits for the helper's answer (milliseconds; tests shorten it). */
     static final String ANSWER_MARGIN_PROPERTY = "patchgrade.helper.answerMarginMillis";
     private static final Duration STARTUP = Duration.ofSeconds(20);
@@ -53,6 +55,7 @@ final class HelperLauncher implements Launcher {
     private final List<String> helperArguments;
     private final SandboxStatus sandbox;
     private final String cgroup;
+    private final String socketScan;
     private final Deque<HelperProcess> idle = new ConcurrentLinkedDeque<>();
     private final Set<HelperProcess> all = ConcurrentHashMap.newKeySet();
     private final AtomicLong helpers = new AtomicLong();
@@ -81,6 +84,10 @@ final class HelperLauncher implements Launcher {
             if (Boolean.getBoolean(DENY_USERNS_PROPERTY)) {
                 arguments.add("--deny-userns");
             }
+            Long scanLimit = Long.getLong(SCAN_LIMIT_PROPERTY);
+            if (scanLimit != null) {
+                arguments.addAll(List.of("--scan-limit", Long.toString(scanLimit)));
+            }
             arguments.addAll(spec.helperArguments());
         }
         HelperProcess first;
@@ -101,10 +108,12 @@ final class HelperLauncher implements Launcher {
             this.helperArguments = arguments;
         } else {
             String why = SandboxStatus.explainRefusal(reason);
-            if (spec.mode() == SandboxSpec.Mode.REQUIRED) {
+            // Not the kernel's refusal but a view too big to make safe, maybe made so by a candidate filling a
+            // writable path: falling back to no sandbox would reward that, so it stops the execution in every mode.
+            if (spec.mode() == SandboxSpec.Mode.REQUIRED || SandboxStatus.isScanFailure(reason)) {
                 first.destroy();
                 timer.shutdownNow();
-                throw new PatchgradeException("sandbox_unavailable", "sandbox=required, but " + why
+                throw new PatchgradeException("sandbox_unavailable", "sandbox=" + spec.mode().wireName() + ", but " + why
                         + ". Or set sandbox to auto (runs without it, with a warning) or off");
             }
             log.warn("patchgrade runs children WITHOUT the sandbox: " + why + ". Verdicts of this execution are not tamper-proof: "
@@ -114,6 +123,9 @@ final class HelperLauncher implements Launcher {
             this.helperArguments = List.of("--cgroup");
         }
         this.cgroup = ready.getOrDefault("cgroup", "none");
+        this.socketScan = ready.containsKey("scan_entries") ? "; " + ready.get("scan_sockets") + " unix sockets hidden after scanning "
+                + ready.get("scan_entries") + " entries in " + Long.parseLong(ready.getOrDefault("scan_us", "0")) / 1000 + " ms" : "";
+        log.debug("sandbox: " + description());
         all.add(first);
         idle.add(first);
     }
@@ -125,7 +137,7 @@ final class HelperLauncher implements Launcher {
 
     @Override
     public String description() {
-        return "launch helper " + helperBinary + (sandbox.active() ? " in the namespace sandbox" : " without sandbox");
+        return "launch helper " + helperBinary + (sandbox.active() ? " in the namespace sandbox" + socketScan : " without sandbox");
     }
 
     @Override

@@ -58,6 +58,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -1015,6 +1016,213 @@ static const char *write_maps(pid_t pid) {
     return NULL;
 }
 
+/*
+ * Unix sockets. connect() on a pathname socket reaches its listener through a read-only mount and
+ * past the network namespace, and Landlock of this kernel's ABI cannot refuse it: every socket the
+ * view shows where one can be bound (the shown trees, and the host's service areas; /run, /tmp, /dev
+ * and home are empty or fresh already) is covered by the mode-0 file, as hidden files are. Bounded:
+ * a tree too big to scan stops the sandbox with "socket_scan" rather than leave a socket in it
+ * reachable (hiddenPaths takes such a tree out of the view, and out of the scan).
+ */
+#define SCAN_MAX_DEPTH 128
+#define SCAN_MAX_SOCKETS 4096
+static const char *const scan_host_areas[] = {"/var", "/srv", "/opt", "/mnt", "/media", "/etc", "/usr/local", "/home", "/root"};
+struct socket_scan {
+    long long entries, sockets, blind, started_us, elapsed_us;
+    long long entry_limit, time_limit_us;
+    const char *failure; /* why it stopped, with errno set */
+};
+static struct socket_scan scan = {0, 0, 0, 0, 0, 1000000, 15000000, NULL};
+
+#ifndef OPEN_TREE_CLONE
+#define OPEN_TREE_CLONE 1
+#endif
+#ifndef MOVE_MOUNT_F_EMPTY_PATH
+#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
+#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
+#endif
+#ifndef MOUNT_ATTR_NODEV
+#define MOUNT_ATTR_NODEV 0x00000004
+#define MOUNT_ATTR_NOEXEC 0x00000008
+#endif
+
+/* Covers the socket `name` in `dir` (at `path` in the view) with the hidden file, read-only. By
+ * descriptor where the kernel has the new mount API: nothing can move the socket between the look
+ * and the mount. */
+static int cover_socket(int dir, const char *name, const char *path) {
+#if defined(SYS_open_tree) && defined(SYS_move_mount) && defined(SYS_mount_setattr)
+    int target = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    if (target < 0) return errno == ENOENT ? 0 : -1; /* gone meanwhile */
+    struct stat st;
+    if (fstat(target, &st) != 0 || !S_ISSOCK(st.st_mode)) {
+        close(target);
+        return 0;
+    }
+    int tree = (int)syscall(SYS_open_tree, AT_FDCWD, "/hidden", OPEN_TREE_CLONE | O_CLOEXEC);
+    if (tree >= 0) {
+        struct pg_mount_attr attr = {MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0, 0, 0};
+        int done = syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &attr, sizeof attr) == 0 &&
+                   syscall(SYS_move_mount, tree, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == 0;
+        int saved = errno;
+        close(tree);
+        close(target);
+        errno = saved;
+        if (done) return 0;
+        if (errno != ENOSYS) return -1;
+    } else {
+        close(target);
+        if (errno != ENOSYS) return -1;
+    }
+#else
+    (void)dir;
+    (void)name;
+#endif
+    if (!path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    if (mount("/hidden", path, NULL, MS_BIND, NULL) != 0) return -1;
+    return set_mount_attr(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0);
+}
+
+/* File systems that hold no sockets a host process bound (or, for autofs, whose walk would mount more). */
+static int scan_skips_fs(long type) {
+    static const long skipped[] = {0x9fa0 /* proc */, 0x62656572 /* sysfs */, 0x27e0eb /* cgroup */, 0x63677270 /* cgroup2 */,
+                                   0x64626720 /* debugfs */, 0x74726163 /* tracefs */, 0x73636673 /* securityfs */,
+                                   0xcafe4a11 /* bpf */, 0x1cd1 /* devpts */, 0x19800202 /* mqueue */, 0x6165676c /* pstore */,
+                                   0x62656570 /* configfs */, 0x65735543 /* fusectl */, 0x42494e4d /* binfmt_misc */,
+                                   0xde5e81e4 /* efivarfs */, 0x0187 /* autofs */};
+    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++) {
+        if ((long)(unsigned int)type == skipped[i]) return 1;
+    }
+    return 0;
+}
+
+static int scan_stop(const char *why, int err) {
+    scan.failure = why;
+    errno = err;
+    return -1;
+}
+
+/* Whether an operation's path lies at or below `path` (it must then stay visible). */
+static int holds_shown_path(const char *path) {
+    size_t len = strlen(path);
+    for (int i = 0; i < spec.count; i++) {
+        if (spec.ops[i].kind == 'h') continue;
+        const char *shown = spec.ops[i].path;
+        if (strncmp(shown, path, len) == 0 && (shown[len] == '/' || shown[len] == '\0')) return 1;
+    }
+    return 0;
+}
+
+/* Walks the directory `fd` (owned, closed here) at `path` (under /newroot), covering every socket. */
+static int scan_dir(int fd, char *path, size_t len, int depth, dev_t parent_dev) {
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        close(fd);
+        return 0;
+    }
+    if (st.st_dev != parent_dev) {
+        struct statfs fs;
+        if (fstatfs(fd, &fs) == 0 && scan_skips_fs((long)fs.f_type)) {
+            close(fd);
+            return 0;
+        }
+    }
+    if (depth > SCAN_MAX_DEPTH) {
+        close(fd);
+        return scan_stop("socket_scan_depth", ELOOP);
+    }
+    DIR *dir = fdopendir(fd);
+    if (!dir) {
+        close(fd);
+        return 0;
+    }
+    int result = 0;
+    struct dirent *entry;
+    while (result == 0 && (entry = readdir(dir)) != NULL) {
+        const char *name = entry->d_name;
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+        if (++scan.entries > scan.entry_limit) { result = scan_stop("socket_scan", E2BIG); break; }
+        if ((scan.entries & 1023) == 0 && now_us() - scan.started_us > scan.time_limit_us) { result = scan_stop("socket_scan", ETIMEDOUT); break; }
+        unsigned char type = entry->d_type;
+        if (type == DT_UNKNOWN) {
+            struct stat child;
+            if (fstatat(dirfd(dir), name, &child, AT_SYMLINK_NOFOLLOW) != 0) continue;
+            type = S_ISSOCK(child.st_mode) ? DT_SOCK : S_ISDIR(child.st_mode) ? DT_DIR : DT_REG;
+        }
+        if (type != DT_SOCK && type != DT_DIR) continue;
+        size_t name_len = strlen(name);
+        int fits = len + 1 + name_len < PATH_MAX;
+        if (fits) {
+            path[len] = '/';
+            memcpy(path + len + 1, name, name_len + 1);
+        }
+        if (type == DT_SOCK) {
+            if (++scan.sockets > SCAN_MAX_SOCKETS) result = scan_stop("socket_scan_count", EMLINK);
+            else if (cover_socket(dirfd(dir), name, fits ? path : NULL) != 0) result = scan_stop("socket_cover", errno);
+        } else {
+            int child = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (child >= 0) {
+                result = fits ? scan_dir(child, path, len + 1 + name_len, depth + 1, st.st_dev)
+                              : (close(child), scan_stop("socket_scan_path", ENAMETOOLONG));
+            } else if (errno == EACCES && faccessat(dirfd(dir), name, X_OK, AT_EACCESS) == 0) {
+                /* Searchable but not listable, by the candidate as by us: a socket inside could be reached
+                 * by name and we cannot find it. Empty, unless it holds a shown path. */
+                if (!fits) result = scan_stop("socket_scan_path", ENAMETOOLONG);
+                else if (!holds_shown_path(path + strlen("/newroot"))) {
+                    if (mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "mode=0111,size=4k") != 0)
+                        result = scan_stop("socket_scan_blind", errno);
+                    else scan.blind++;
+                }
+            }
+        }
+        path[len] = '\0';
+    }
+    closedir(dir);
+    return result;
+}
+
+/* Whether `path` lies inside one of the first `count` roots (already scanned). */
+static int scanned_already(const char *const *roots, int count, const char *path) {
+    for (int i = 0; i < count; i++) {
+        size_t len = strlen(roots[i]);
+        if (strncmp(roots[i], path, len) == 0 && (path[len] == '/' || path[len] == '\0' || len == 1)) return 1;
+    }
+    return 0;
+}
+
+/* Scans the view under /newroot; 0, or -1 with scan.failure and errno set. */
+static int hide_sockets(void) {
+    const char *roots[sizeof scan_host_areas / sizeof scan_host_areas[0] + MAX_PATHS];
+    int count = 0;
+    for (size_t i = 0; i < sizeof scan_host_areas / sizeof scan_host_areas[0]; i++) roots[count++] = scan_host_areas[i];
+    for (int i = 0; i < spec.count; i++) {
+        if (spec.ops[i].kind != 'h') roots[count++] = spec.ops[i].path;
+    }
+    scan.started_us = now_us();
+    static char path[PATH_MAX];
+    for (int i = 0; i < count; i++) {
+        if (scanned_already(roots, i, roots[i])) continue;
+        int len = snprintf(path, sizeof path, "/newroot%s", roots[i]);
+        if (len <= 0 || (size_t)len >= sizeof path) return scan_stop("socket_scan_path", ENAMETOOLONG);
+        struct stat st;
+        if (lstat(path, &st) != 0) continue;
+        if (S_ISSOCK(st.st_mode)) {
+            /* A shown path that is itself a socket. */
+            scan.sockets++;
+            if (cover_socket(AT_FDCWD, path, path) != 0) return scan_stop("socket_cover", errno);
+            continue;
+        }
+        if (!S_ISDIR(st.st_mode)) continue;
+        int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) continue;
+        if (scan_dir(fd, path, (size_t)len, 0, (dev_t)-1) != 0) return -1;
+    }
+    scan.elapsed_us = now_us() - scan.started_us;
+    return 0;
+}
+
 /* Builds the candidate's view of the file system in this (new) mount namespace, then pivots into it. */
 static void build_root(int report) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) zygote_fail(report, "make_private");
@@ -1089,6 +1297,7 @@ static void build_root(int report) {
         if (set_mount_attr_fd(hidden_dirs[i], by_fd) != 0) zygote_fail(report, "hide_dir_ro");
         close(hidden_dirs[i]);
     }
+    if (hide_sockets() != 0) zygote_fail(report, scan.failure);
     /* The host tree goes away entirely: pivot into the new root and detach the old one. */
     if (chdir("/newroot") != 0) zygote_fail(report, "enter_newroot");
     if (syscall(SYS_pivot_root, ".", ".") != 0) zygote_fail(report, "pivot_newroot");
@@ -1266,7 +1475,9 @@ static void init_main(int sock, int report) {
             mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
             zygote_fail(report, "proc_read_only");
     }
-    if (write(report, "ok", 2) != 2) _exit(2);
+    char ok[128];
+    int ok_len = snprintf(ok, sizeof ok, "ok %lld %lld %lld %lld", scan.entries, scan.sockets, scan.blind, scan.elapsed_us);
+    if (write(report, ok, (size_t)ok_len) != ok_len) _exit(2);
     close(report);
     serve_runs(sock);
 }
@@ -1377,7 +1588,9 @@ static const char *start_zygote(char *why, size_t why_len) {
     }
     close(go[1]);
     close(report[0]);
-    if (n == 2 && memcmp(answer, "ok", 2) == 0) {
+    if (n >= 2 && memcmp(answer, "ok", 2) == 0) {
+        answer[n] = '\0';
+        sscanf(answer, "ok %lld %lld %lld %lld", &scan.entries, &scan.sockets, &scan.blind, &scan.elapsed_us);
         zygote_sock = sv[0];
         zygote_pid = pid;
         return NULL;
@@ -1579,6 +1792,7 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--sandbox") == 0) want_sandbox = 1;
         else if (strcmp(argv[i], "--cgroup") == 0) want_cgroup = 1;
         else if (strcmp(argv[i], "--deny-userns") == 0) spec.deny_userns = 1;
+        else if (i + 1 < argc && strcmp(argv[i], "--scan-limit") == 0) scan.entry_limit = atoll(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--hide") == 0) { if (!add_op('h', argv[++i])) return 2; }
         else if (i + 1 < argc && strcmp(argv[i], "--ro") == 0) { if (!add_op('r', argv[++i])) return 2; }
         else if (i + 1 < argc && strcmp(argv[i], "--rw") == 0) { if (!add_op('w', argv[++i])) return 2; }
@@ -1620,7 +1834,8 @@ int main(int argc, char **argv) {
         if (failed) {
             fprintf(stdout, "ready sandbox=off reason=%s cgroup=%s\n", failed, cgroup_name);
         } else {
-            fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s\n", cgroup_name);
+            fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s scan_entries=%lld scan_sockets=%lld scan_blind=%lld scan_us=%lld\n",
+                    cgroup_name, scan.entries, scan.sockets, scan.blind, scan.elapsed_us);
         }
     } else {
         fprintf(stdout, "ready sandbox=off reason=disabled cgroup=%s\n", cgroup_name);

@@ -1,6 +1,7 @@
 package dev.patchgrade.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.patchgrade.core.Fixtures;
 import dev.patchgrade.core.GradeLog;
@@ -164,18 +165,69 @@ class RedTeamTest {
 
     /**
      * The same anywhere else on the host: a socket in a visible directory (here the project) reaches a
-     * process outside the sandbox. Not fixed: only hiding the path (or showing an allow-list of the
-     * host instead of all of it) closes it.
+     * process outside the sandbox. The zygote covers every socket it finds in the view.
      */
     @Test
-    @Disabled("open hole, issue 10: needs an allow-list view of the host or Landlock; the reproducer stays for that work")
     void aRunCannotConnectToAUnixSocketAnywhereOnTheHost() throws Exception {
-        Path socket = dir.resolve("agent.sock");
+        assertConnectRefused(dir.resolve("agent.sock"), this::open);
+    }
+
+    /** {@code readOnlyPaths} show a directory through a hidden area, straight from the host: its sockets too. */
+    @Test
+    void aRunCannotConnectToAUnixSocketInAReadOnlyPath() throws Exception {
+        Path hidden = Files.createDirectories(dir.resolve("home"));
+        Path library = Files.createDirectories(hidden.resolve("lib/deep/er"));
+        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(hidden), List.of(dir), List.of(), List.of(hidden.resolve("lib")), List.of());
+        assertConnectRefused(library.resolve("ipc.sock"), () -> Launchers.open(log, spec));
+    }
+
+    /** The working directory a goal runs its children in is shown, and so are the sockets a host process has there. */
+    @Test
+    void aRunCannotConnectToAUnixSocketInItsWorkingDirectory() throws Exception {
+        Path work = Files.createDirectories(dir.resolve("work"));
+        GoalSettings settings = new GoalSettings("digest", "redteam", dir.resolve("reports"), dir.resolve("target/patchgrade"), work, Map.of())
+                .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
+        assertConnectRefused(work.resolve("daemon.sock"), () -> settings.openLauncher(log, List.of(), List.of()));
+    }
+
+    /** A socket bound after the scan is not one a candidate placed, but one bound before it must be covered wherever it is shown. */
+    private void assertConnectRefused(Path socket, java.util.function.Supplier<Launcher> opener) throws Exception {
         try (java.nio.channels.ServerSocketChannel daemon = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
             daemon.bind(java.net.UnixDomainSocketAddress.of(socket));
-            try (Launcher launcher = open()) {
-                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", socket.toString()).stdout().excerpt()).startsWith("refused");
+            try (Launcher launcher = opener.get()) {
+                assertThat(launcher.sandbox().active()).isTrue();
+                LaunchResult connect = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "unix-connect", socket.toString()))
+                        .withWorkingDirectory(socket.getParent()));
+                assertThat(connect.stdout().excerpt()).as(launcher.description()).startsWith("refused");
+                assertThat(launcher.description()).contains("unix sockets hidden").doesNotContain("; 0 unix sockets");
             }
+        }
+    }
+
+    /**
+     * The scan is bounded: a view with more entries than the helper reads stops the sandbox, in every
+     * mode (sandbox=auto must not fall back to no sandbox: a candidate can fill a writable path), and
+     * says what to hide.
+     */
+    @Test
+    void aViewTooBigToScanForSocketsStopsTheExecutionEvenWithSandboxAuto() {
+        System.setProperty(HelperLauncher.SCAN_LIMIT_PROPERTY, "1000");
+        try {
+            SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.AUTO, List.of(), List.of(Path.of("/usr/share")), List.of(), List.of(), List.of());
+            assertThatThrownBy(() -> Launchers.open(log, spec).close()).isInstanceOf(dev.patchgrade.core.PatchgradeException.class)
+                    .hasMessageContaining("unix socket").hasMessageContaining("hiddenPaths");
+        } finally {
+            System.clearProperty(HelperLauncher.SCAN_LIMIT_PROPERTY);
+        }
+    }
+
+    /** A big shown tree (/usr/share: tens of thousands of files) is scanned within the default bound. */
+    @Test
+    void aBigShownTreeIsScannedWithinTheBound() {
+        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(Path.of("/usr/share")), List.of(), List.of(), List.of());
+        try (Launcher launcher = Launchers.open(log, spec)) {
+            System.out.println("socket scan with /usr/share shown: " + launcher.description());
+            assertThat(launcher.description()).contains("unix sockets hidden");
         }
     }
 
