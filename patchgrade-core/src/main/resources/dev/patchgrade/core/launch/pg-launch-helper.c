@@ -29,8 +29,9 @@
  * metrics, each run's output files are new inodes, and the zygote caps the namespaces runs can hold.
  *
  * Start: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P]... [--ro P]... [--rw P]...
- *        [--cgroup] [--deny-userns]
- * First line on stdout: "ready sandbox=<namespaces|off> reason=<word> cgroup=<v1|v2|none>".
+ *        [--cgroup] [--deny-userns] [--scan-limit ENTRIES]
+ * First line on stdout: "ready sandbox=<namespaces|off> reason=<word> cgroup=<v1|v2|none> cpu_cgroup=<v1|v2|none>",
+ * with the sandbox up also "scan_entries=<n> scan_sockets=<n> scan_blind=<n> scan_us=<n>" (the socket scan's cost).
  * Request on stdin: "PGRUN1 <length as 10 digits>\n", then <length> bytes of NUL-terminated fields:
  *   timeout_ms grace_ms output_cap_bytes exe cwd stdin_path stdout_path stderr_path
  *   argc argv... envc env...
@@ -1827,7 +1828,11 @@ int main(int argc, char **argv) {
         setup_cgroup();
         setup_cpu_cgroup();
     }
-    const char *cgroup_name = cgroup_version == 1 ? "v1" : cgroup_version == 2 ? "v2" : "none";
+    /* "cgroup=" names the memory cgroup (tree RSS), "cpu_cgroup=" the CPU one: without it, CPU of a
+     * process the kernel reaped itself (its parent ignored SIGCHLD) reaches no figure. */
+    char cgroup_name[32];
+    snprintf(cgroup_name, sizeof cgroup_name, "%s cpu_cgroup=%s", cgroup_version == 1 ? "v1" : cgroup_version == 2 ? "v2" : "none",
+             cpu_cgroup == 1 ? "v1" : cpu_cgroup == 2 ? "v2" : "none");
     char why[128];
     if (want_sandbox) {
         const char *failed = start_zygote(why, sizeof why);

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -94,11 +93,15 @@ class RedTeamTest {
      */
     @Test
     void cpuSpentInAnAutoReapedChildIsCounted() throws Exception {
-        try (Launcher launcher = open()) {
+        GoalSettings settings = new GoalSettings("envelope", "redteam", dir.resolve("reports"), dir.resolve("target/patchgrade"), dir, Map.of())
+                .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
+        try (Launcher launcher = settings.openLauncher(log, List.of(), List.of())) {
+            Assumptions.assumeTrue(launcher.cpuLimitation() == null, "needs a writable CPU cgroup (root here): " + launcher.method());
             LaunchResult result = run(launcher, Fixtures.command("redteam"), "sigchld-ign", "400");
             assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
             long cpu = result.usage().userMicros() + result.usage().systemMicros();
             assertThat(cpu).as("CPU of the auto-reaped child, in microseconds").isGreaterThanOrEqualTo(300_000L);
+            assertThat(settings.facts().sandboxJson()).containsEntry("cpu_complete", true).doesNotContainKey("cpu_limitation");
         }
     }
 
@@ -276,22 +279,32 @@ class RedTeamTest {
 
     /**
      * Without a writable cgroup (a user without root, cgroup v2 not delegated) wait4 is all there is:
-     * the auto-reaped child's CPU is gone again. Not fixed: PID 1 would need another account of the
-     * tree's CPU (or to refuse SIG_IGN/SA_NOCLDWAIT for SIGCHLD).
+     * the auto-reaped child's CPU is gone again, and no exact account exists for such a user without
+     * ptrace (see the README). The figure is what it is; the report says what it misses, where its
+     * CPU figures are reported, and a warning says so on the console.
      */
     @Test
-    @Disabled("open hole, issue 10: without a writable cgroup, PID 1 needs another account of the tree's CPU")
-    void cpuSpentInAnAutoReapedChildIsCountedForAUserWithoutRoot() throws Exception {
+    void withoutACgroupTheReportSaysTheCpuOfAnAutoReapedChildIsMissing() throws Exception {
         Path setpriv = Path.of("/usr/bin/setpriv");
         Assumptions.assumeTrue(Files.isExecutable(setpriv) && "root".equals(System.getProperty("user.name")), "needs root and setpriv");
         Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         Path cache = Files.createDirectories(dir.resolve("cache"));
         System.setProperty("patchgrade.cacheDir", cache.toString());
         System.setProperty(HelperLauncher.WRAPPER_PROPERTY, setpriv + " --reuid=65534 --regid=65534 --clear-groups");
-        try (Launcher launcher = open()) {
-            LaunchResult result = run(launcher, Fixtures.command("redteam"), "sigchld-ign", "400");
+        dev.patchgrade.core.RecordingLog recording = new dev.patchgrade.core.RecordingLog();
+        GoalSettings settings = new GoalSettings("envelope", "redteam", dir.resolve("reports"), dir.resolve("target/patchgrade"), dir, Map.of())
+                .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
+        try (Launcher launcher = settings.openLauncher(recording, List.of(), List.of())) {
+            Assumptions.assumeTrue(launcher.cpuLimitation() != null, "nobody has a writable CPU cgroup here: " + launcher.method());
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "sigchld-ign", "400")).withWorkingDirectory(dir));
             assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
-            assertThat(result.usage().userMicros() + result.usage().systemMicros()).isGreaterThanOrEqualTo(300_000L);
+            assertThat(result.usage().userMicros() + result.usage().systemMicros()).as("the gap this report states").isLessThan(300_000L);
+            assertThat(launcher.method()).isEqualTo("rusage_tree");
+            Map<String, Object> facts = settings.facts().sandboxJson();
+            assertThat(facts).containsEntry("cpu_complete", false);
+            assertThat((String) facts.get("cpu_limitation")).contains("SIGCHLD", "writable cgroup v1", "delegated cgroup v2", "max_wall_ms");
+            assertThat(settings.facts().cpuDescription()).startsWith("incomplete: ");
+            assertThat(recording.warnings).anyMatch(warning -> warning.contains("SIGCHLD"));
         } finally {
             System.clearProperty("patchgrade.cacheDir");
             System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
