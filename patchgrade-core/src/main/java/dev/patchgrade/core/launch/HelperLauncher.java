@@ -56,6 +56,7 @@ final class HelperLauncher implements Launcher {
     private final SandboxStatus sandbox;
     private final String cgroup;
     private final String cpuCgroup;
+    private final boolean taskClock;
     private final String socketScan;
     private final Deque<HelperProcess> idle = new ConcurrentLinkedDeque<>();
     private final Set<HelperProcess> all = ConcurrentHashMap.newKeySet();
@@ -125,6 +126,7 @@ final class HelperLauncher implements Launcher {
         }
         this.cgroup = ready.getOrDefault("cgroup", "none");
         this.cpuCgroup = ready.getOrDefault("cpu_cgroup", "none");
+        this.taskClock = sandbox.active() && "1".equals(ready.get("task_clock"));
         this.socketScan = ready.containsKey("scan_entries") ? "; " + ready.get("scan_sockets") + " unix sockets hidden after scanning "
                 + ready.get("scan_entries") + " entries in " + Long.parseLong(ready.getOrDefault("scan_us", "0")) / 1000 + " ms" : "";
         log.debug("sandbox: " + description());
@@ -149,7 +151,8 @@ final class HelperLauncher implements Launcher {
 
     @Override
     public String method() {
-        return "v1".equals(cgroup) ? "rusage_tree,cgroup_v1" : "v2".equals(cgroup) ? "rusage_tree,cgroup_v2" : "rusage_tree";
+        String base = "v1".equals(cgroup) ? "rusage_tree,cgroup_v1" : "v2".equals(cgroup) ? "rusage_tree,cgroup_v2" : "rusage_tree";
+        return taskClock ? base + ",task_clock" : base;
     }
 
     /** Without a CPU cgroup there is no exact account of it on Linux for a user without privileges (see the README). */
@@ -157,6 +160,13 @@ final class HelperLauncher implements Launcher {
     public String cpuLimitation() {
         if (!"none".equals(cpuCgroup)) {
             return null;
+        }
+        if (taskClock) {
+            return "CPU figures (user_us, sys_us) count processes reaped through wait4 and, for a child the kernel reaps itself (its "
+                    + "parent ignores SIGCHLD), an inherited perf task-clock counter; but a child that execs a file it cannot read "
+                    + "becomes undumpable and leaves that counter, and its CPU is missing: no cgroup of patchgrade's own cross-checks "
+                    + "it here. Give the build a writable cgroup v1 cpuacct hierarchy, or a delegated cgroup v2 subtree, to close "
+                    + "this; max_wall_ms and max_instructions (Valgrind) still see such work";
         }
         return "CPU figures (user_us, sys_us) count only processes reaped through wait4: a child whose parent ignores SIGCHLD "
                 + "(SIG_IGN or SA_NOCLDWAIT) is reaped by the kernel and its CPU is missing, and no cgroup of patchgrade's own "

@@ -74,6 +74,7 @@
 #include <sys/syscall.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
+#include <linux/perf_event.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
 #endif
@@ -1027,7 +1028,11 @@ static const char *write_maps(pid_t pid) {
  */
 #define SCAN_MAX_DEPTH 128
 #define SCAN_MAX_SOCKETS 4096
-static const char *const scan_host_areas[] = {"/var", "/srv", "/opt", "/mnt", "/media", "/etc", "/usr/local", "/home", "/root"};
+/* Every top-level directory is scanned but these: the system's own trees (no service binds a socket
+ * there) and what the view replaces anyway (/run, /dev, /tmp per run, /proc, /sys). */
+static const char *const scan_system_trees[] = {"proc", "sys", "dev", "run", "tmp", "usr", "lib", "lib32", "lib64", "libx32",
+                                                "bin", "sbin", "boot"};
+static int view_root = -1; /* /newroot, for symlinks resolved as the candidate would */
 struct socket_scan {
     long long entries, sockets, blind, started_us, elapsed_us;
     long long entry_limit, time_limit_us;
@@ -1047,17 +1052,31 @@ static struct socket_scan scan = {0, 0, 0, 0, 0, 1000000, 15000000, NULL};
 #define MOUNT_ATTR_NOEXEC 0x00000008
 #endif
 
-/* Covers the socket `name` in `dir` (at `path` in the view) with the hidden file, read-only. By
+/* Covers the socket `name` in `dir` (at `path` in the view) with the hidden file, read-only: 1, 0
+ * when it is no (longer a) socket, -1 with errno. By
  * descriptor where the kernel has the new mount API: nothing can move the socket between the look
- * and the mount. */
-static int cover_socket(int dir, const char *name, const char *path) {
+ * and the mount. A symlink is followed inside the view only (openat2), and only with that API. */
+static int cover_socket(int dir, const char *name, const char *path, int symlink) {
 #if defined(SYS_open_tree) && defined(SYS_move_mount) && defined(SYS_mount_setattr)
-    int target = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-    if (target < 0) return errno == ENOENT ? 0 : -1; /* gone meanwhile */
+    int target = -1;
+    if (symlink) {
+#ifdef SYS_openat2
+        struct {
+            unsigned long long flags, mode, resolve;
+        } how = {O_PATH | O_CLOEXEC, 0, 0x10 /* RESOLVE_IN_ROOT */};
+        if (!path) return 0;
+        target = (int)syscall(SYS_openat2, view_root, path + strlen("/newroot/"), &how, sizeof how);
+#endif
+        if (target < 0) return 0; /* dangling, a loop, or no openat2: not a socket we can reach */
+    } else {
+        target = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+    }
+    /* Gone meanwhile, or in a directory listable but not searchable: no one reaches it there. */
+    if (target < 0) return errno == ENOENT || errno == EACCES ? 0 : -1;
     struct stat st;
     if (fstat(target, &st) != 0 || !S_ISSOCK(st.st_mode)) {
         close(target);
-        return 0;
+        return 0; /* not a socket, or one covered already */
     }
     int tree = (int)syscall(SYS_open_tree, AT_FDCWD, "/hidden", OPEN_TREE_CLONE | O_CLOEXEC);
     if (tree >= 0) {
@@ -1068,7 +1087,7 @@ static int cover_socket(int dir, const char *name, const char *path) {
         close(tree);
         close(target);
         errno = saved;
-        if (done) return 0;
+        if (done) return 1;
         if (errno != ENOSYS) return -1;
     } else {
         close(target);
@@ -1077,13 +1096,14 @@ static int cover_socket(int dir, const char *name, const char *path) {
 #else
     (void)dir;
     (void)name;
+    if (symlink) return 0;
 #endif
     if (!path) {
         errno = ENAMETOOLONG;
         return -1;
     }
     if (mount("/hidden", path, NULL, MS_BIND, NULL) != 0) return -1;
-    return set_mount_attr(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0);
+    return set_mount_attr(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0) == 0 ? 1 : -1;
 }
 
 /* File systems that hold no sockets a host process bound (or, for autofs, whose walk would mount more). */
@@ -1152,16 +1172,18 @@ static int scan_dir(int fd, char *path, size_t len, int depth, dev_t parent_dev)
             if (fstatat(dirfd(dir), name, &child, AT_SYMLINK_NOFOLLOW) != 0) continue;
             type = S_ISSOCK(child.st_mode) ? DT_SOCK : S_ISDIR(child.st_mode) ? DT_DIR : DT_REG;
         }
-        if (type != DT_SOCK && type != DT_DIR) continue;
+        if (type != DT_SOCK && type != DT_DIR && type != DT_LNK) continue;
         size_t name_len = strlen(name);
         int fits = len + 1 + name_len < PATH_MAX;
         if (fits) {
             path[len] = '/';
             memcpy(path + len + 1, name, name_len + 1);
         }
-        if (type == DT_SOCK) {
-            if (++scan.sockets > SCAN_MAX_SOCKETS) result = scan_stop("socket_scan_count", EMLINK);
-            else if (cover_socket(dirfd(dir), name, fits ? path : NULL) != 0) result = scan_stop("socket_cover", errno);
+        if (type == DT_SOCK || type == DT_LNK) {
+            /* A link to a socket anywhere in the view, unscanned trees included: what it reaches is covered. */
+            int covered = cover_socket(dirfd(dir), name, fits ? path : NULL, type == DT_LNK);
+            if (covered < 0) result = scan_stop("socket_cover", errno);
+            else if (covered > 0 && ++scan.sockets > SCAN_MAX_SOCKETS) result = scan_stop("socket_scan_count", EMLINK);
         } else {
             int child = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
             if (child >= 0) {
@@ -1195,9 +1217,25 @@ static int scanned_already(const char *const *roots, int count, const char *path
 
 /* Scans the view under /newroot; 0, or -1 with scan.failure and errno set. */
 static int hide_sockets(void) {
-    const char *roots[sizeof scan_host_areas / sizeof scan_host_areas[0] + MAX_PATHS];
+    enum { MAX_TOP = 256 };
+    static char tops[MAX_TOP][NAME_MAX + 2];
+    const char *roots[MAX_TOP + 1 + MAX_PATHS];
     int count = 0;
-    for (size_t i = 0; i < sizeof scan_host_areas / sizeof scan_host_areas[0]; i++) roots[count++] = scan_host_areas[i];
+    view_root = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    DIR *top = opendir("/newroot");
+    if (view_root < 0 || !top) return scan_stop("socket_scan_root", errno);
+    struct dirent *entry;
+    while ((entry = readdir(top)) != NULL && count < MAX_TOP) {
+        const char *name = entry->d_name;
+        int skip = entry->d_type != DT_DIR || strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
+        for (size_t i = 0; !skip && i < sizeof scan_system_trees / sizeof scan_system_trees[0]; i++) skip = strcmp(name, scan_system_trees[i]) == 0;
+        if (skip) continue;
+        snprintf(tops[count], sizeof tops[count], "/%s", name);
+        roots[count] = tops[count];
+        count++;
+    }
+    closedir(top);
+    roots[count++] = "/usr/local";
     for (int i = 0; i < spec.count; i++) {
         if (spec.ops[i].kind != 'h') roots[count++] = spec.ops[i].path;
     }
@@ -1212,7 +1250,7 @@ static int hide_sockets(void) {
         if (S_ISSOCK(st.st_mode)) {
             /* A shown path that is itself a socket. */
             scan.sockets++;
-            if (cover_socket(AT_FDCWD, path, path) != 0) return scan_stop("socket_cover", errno);
+            if (cover_socket(AT_FDCWD, path, path, 0) < 0) return scan_stop("socket_cover", errno);
             continue;
         }
         if (!S_ISDIR(st.st_mode)) continue;
@@ -1221,6 +1259,7 @@ static int hide_sockets(void) {
         if (scan_dir(fd, path, (size_t)len, 0, (dev_t)-1) != 0) return -1;
     }
     scan.elapsed_us = now_us() - scan.started_us;
+    close(view_root);
     return 0;
 }
 
@@ -1401,6 +1440,37 @@ static void reply_line(int sock, const char *line) {
     write_all(sock, line, strlen(line));
 }
 
+/*
+ * A process whose parent ignores SIGCHLD is reaped by the kernel, and its CPU reaches no wait4. Without
+ * a cgroup (a user without root, no delegation) PID 1 counts its whole tree's CPU with a task-clock
+ * counter inherited by every process it starts: the kernel folds each child's count into ours at
+ * its exit, reaped or not. Not exact: an exec that makes a process undumpable (a file it cannot read,
+ * with fs.suid_dumpable=0) detaches it from the counter; the reports say so.
+ */
+static int task_clock_fd = -1;
+static int task_clock_in_sandbox; /* the helper's copy: PID 1 said it has its counter */
+
+static void open_task_clock(void) {
+#ifdef SYS_perf_event_open
+    struct perf_event_attr attr;
+    memset(&attr, 0, sizeof attr);
+    attr.size = sizeof attr;
+    attr.type = PERF_TYPE_SOFTWARE;
+    attr.config = PERF_COUNT_SW_TASK_CLOCK;
+    attr.inherit = 1;
+    /* What perf_event_paranoid=2 allows a user; a counting task clock still counts time in the kernel. */
+    attr.exclude_kernel = 1;
+    attr.exclude_hv = 1;
+    task_clock_fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+#endif
+}
+
+static long long task_clock_us(void) {
+    unsigned long long ns;
+    if (task_clock_fd < 0 || read(task_clock_fd, &ns, sizeof ns) != (ssize_t)sizeof ns) return -1; /* no pread on a perf event */
+    return (long long)(ns / 1000);
+}
+
 static void serve_runs(int sock) {
     int tmp_mounted = 0, shm_mounted = 0;
     int has_shm = is_directory("/dev/shm");
@@ -1415,6 +1485,7 @@ static void serve_runs(int sock) {
         } else {
             struct spawn s = {&r, {fds[0], fds[1], fds[2]}, -1, 1, CLONE_NEWIPC};
             char failure[96];
+            long long clock0 = task_clock_us();
             long long started = now_us();
             pid_t pid = spawn_target(&s, failure, sizeof failure);
             for (int i = 0; i < 3; i++) close(fds[i]);
@@ -1432,13 +1503,17 @@ static void serve_runs(int sock) {
                 struct rusage *u = &out.tree.usage;
                 int signaled = WIFSIGNALED(out.status);
                 int sig = signaled ? WTERMSIG(out.status) : 0;
+                long long utime = (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec;
+                long long stime = (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec;
+                long long clock1 = task_clock_us();
+                /* The counter has no user/system split: what no wait4 saw is charged as user time. The
+                 * margin is our own work per run, as for the cgroup. */
+                if (clock0 >= 0 && clock1 >= clock0 && clock1 - clock0 > utime + stime + 20000) utime = clock1 - clock0 - stime;
                 snprintf(line, sizeof line,
                         "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%ld utime_us=%lld "
                         "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d\n",
                         signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
-                        signaled ? signal_name(sig) : "-", out.timed_out, (long)u->ru_maxrss,
-                        (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec,
-                        (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec,
+                        signaled ? signal_name(sig) : "-", out.timed_out, (long)u->ru_maxrss, utime, stime,
                         (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock, out.wall_us,
                         out.tree.leftovers);
                 reply_line(sock, line);
@@ -1476,8 +1551,10 @@ static void init_main(int sock, int report) {
             mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0)
             zygote_fail(report, "proc_read_only");
     }
+    open_task_clock();
     char ok[128];
-    int ok_len = snprintf(ok, sizeof ok, "ok %lld %lld %lld %lld", scan.entries, scan.sockets, scan.blind, scan.elapsed_us);
+    int ok_len = snprintf(ok, sizeof ok, "ok %lld %lld %lld %lld %d", scan.entries, scan.sockets, scan.blind, scan.elapsed_us,
+                          task_clock_fd >= 0);
     if (write(report, ok, (size_t)ok_len) != ok_len) _exit(2);
     close(report);
     serve_runs(sock);
@@ -1591,7 +1668,7 @@ static const char *start_zygote(char *why, size_t why_len) {
     close(report[0]);
     if (n >= 2 && memcmp(answer, "ok", 2) == 0) {
         answer[n] = '\0';
-        sscanf(answer, "ok %lld %lld %lld %lld", &scan.entries, &scan.sockets, &scan.blind, &scan.elapsed_us);
+        sscanf(answer, "ok %lld %lld %lld %lld %d", &scan.entries, &scan.sockets, &scan.blind, &scan.elapsed_us, &task_clock_in_sandbox);
         zygote_sock = sv[0];
         zygote_pid = pid;
         return NULL;
@@ -1839,8 +1916,8 @@ int main(int argc, char **argv) {
         if (failed) {
             fprintf(stdout, "ready sandbox=off reason=%s cgroup=%s\n", failed, cgroup_name);
         } else {
-            fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s scan_entries=%lld scan_sockets=%lld scan_blind=%lld scan_us=%lld\n",
-                    cgroup_name, scan.entries, scan.sockets, scan.blind, scan.elapsed_us);
+            fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s scan_entries=%lld scan_sockets=%lld scan_blind=%lld scan_us=%lld "
+                    "task_clock=%d\n", cgroup_name, scan.entries, scan.sockets, scan.blind, scan.elapsed_us, task_clock_in_sandbox);
         }
     } else {
         fprintf(stdout, "ready sandbox=off reason=disabled cgroup=%s\n", cgroup_name);

@@ -97,10 +97,12 @@ class RedTeamTest {
                 .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
         try (Launcher launcher = settings.openLauncher(log, List.of(), List.of())) {
             Assumptions.assumeTrue(launcher.cpuLimitation() == null, "needs a writable CPU cgroup (root here): " + launcher.method());
-            LaunchResult result = run(launcher, Fixtures.command("redteam"), "sigchld-ign", "400");
-            assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
-            long cpu = result.usage().userMicros() + result.usage().systemMicros();
-            assertThat(cpu).as("CPU of the auto-reaped child, in microseconds").isGreaterThanOrEqualTo(300_000L);
+            for (String mode : List.of("sigchld-ign", "sigchld-ign-xonly")) {
+                LaunchResult result = run(launcher, Fixtures.command("redteam"), mode, "400");
+                assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
+                long cpu = result.usage().userMicros() + result.usage().systemMicros();
+                assertThat(cpu).as("CPU of the auto-reaped child (" + mode + "), in microseconds").isGreaterThanOrEqualTo(300_000L);
+            }
             assertThat(settings.facts().sandboxJson()).containsEntry("cpu_complete", true).doesNotContainKey("cpu_limitation");
         }
     }
@@ -193,6 +195,35 @@ class RedTeamTest {
         assertConnectRefused(work.resolve("daemon.sock"), () -> settings.openLauncher(log, List.of(), List.of()));
     }
 
+    /** {@code writablePaths} are shown too: a host process's socket there is covered like any other. */
+    @Test
+    void aRunCannotConnectToAUnixSocketInAWritablePath() throws Exception {
+        Path writable = Files.createDirectories(dir.resolve("scratch/nested"));
+        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(dir.resolve("scratch")));
+        assertConnectRefused(writable.resolve("shared.sock"), () -> Launchers.open(log, spec));
+    }
+
+    /**
+     * The system's own trees are not scanned (no service binds a socket there), but a link to a socket
+     * in them from a scanned tree is followed inside the view: a candidate that finds the link reaches
+     * the socket neither through it nor at its real path.
+     */
+    @Test
+    void aRunCannotConnectThroughASymlinkToAUnixSocketInAnUnscannedTree() throws Exception {
+        Path unscanned = Path.of("/usr/lib/patchgrade-redteam-" + ProcessHandle.current().pid() + ".sock");
+        Assumptions.assumeTrue(Files.isWritable(unscanned.getParent()), "needs a writable /usr/lib to play the daemon");
+        try (java.nio.channels.ServerSocketChannel daemon = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+            daemon.bind(java.net.UnixDomainSocketAddress.of(unscanned));
+            Path link = Files.createSymbolicLink(dir.resolve("agent.sock"), unscanned);
+            try (Launcher launcher = open()) {
+                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", link.toString()).stdout().excerpt()).startsWith("refused");
+                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", unscanned.toString()).stdout().excerpt()).startsWith("refused");
+            }
+        } finally {
+            Files.deleteIfExists(unscanned);
+        }
+    }
+
     /** A socket bound after the scan is not one a candidate placed, but one bound before it must be covered wherever it is shown. */
     private void assertConnectRefused(Path socket, java.util.function.Supplier<Launcher> opener) throws Exception {
         try (java.nio.channels.ServerSocketChannel daemon = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
@@ -278,10 +309,10 @@ class RedTeamTest {
     }
 
     /**
-     * Without a writable cgroup (a user without root, cgroup v2 not delegated) wait4 is all there is:
-     * the auto-reaped child's CPU is gone again, and no exact account exists for such a user without
-     * ptrace (see the README). The figure is what it is; the report says what it misses, where its
-     * CPU figures are reported, and a warning says so on the console.
+     * Without a writable cgroup (a user without root, cgroup v2 not delegated) no exact account exists
+     * for such a user without ptrace (see the README): PID 1's inherited task clock counts an
+     * auto-reaped child, but not one that execs a file it cannot read. The report says what the
+     * figures miss, where its CPU figures are reported, and a warning says so on the console.
      */
     @Test
     void withoutACgroupTheReportSaysTheCpuOfAnAutoReapedChildIsMissing() throws Exception {
@@ -296,13 +327,26 @@ class RedTeamTest {
                 .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
         try (Launcher launcher = settings.openLauncher(recording, List.of(), List.of())) {
             Assumptions.assumeTrue(launcher.cpuLimitation() != null, "nobody has a writable CPU cgroup here: " + launcher.method());
-            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "sigchld-ign", "400")).withWorkingDirectory(dir));
-            assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
-            assertThat(result.usage().userMicros() + result.usage().systemMicros()).as("the gap this report states").isLessThan(300_000L);
-            assertThat(launcher.method()).isEqualTo("rusage_tree");
             Map<String, Object> facts = settings.facts().sandboxJson();
             assertThat(facts).containsEntry("cpu_complete", false);
             assertThat((String) facts.get("cpu_limitation")).contains("SIGCHLD", "writable cgroup v1", "delegated cgroup v2", "max_wall_ms");
+            String candidate = Fixtures.command("redteam");
+            LaunchResult plain = launcher.launch(LaunchRequest.of(List.of(candidate, "sigchld-ign", "400")).withWorkingDirectory(dir));
+            assertThat(plain.stdout().excerpt()).isEqualTo("answer\n");
+            long plainCpu = plain.usage().userMicros() + plain.usage().systemMicros();
+            if (!launcher.method().contains("task_clock")) {
+                // perf_event_open refused (perf_event_paranoid 3, a container's seccomp profile): wait4 is all there is.
+                assertThat(launcher.method()).isEqualTo("rusage_tree");
+                assertThat(plainCpu).as("the gap this report states").isLessThan(300_000L);
+                return;
+            }
+            assertThat(plainCpu).as("counted by PID 1's inherited task clock").isGreaterThanOrEqualTo(300_000L);
+            assertThat((String) facts.get("cpu_limitation")).contains("cannot read");
+            LaunchResult escaped = launcher.launch(LaunchRequest.of(List.of(candidate, "sigchld-ign-xonly", "400")).withWorkingDirectory(dir));
+            assertThat(escaped.stdout().excerpt()).isEqualTo("answer\n");
+            if ("0".equals(Files.readString(Path.of("/proc/sys/fs/suid_dumpable")).strip())) {
+                assertThat(escaped.usage().userMicros() + escaped.usage().systemMicros()).as("the gap this report states").isLessThan(300_000L);
+            }
             assertThat(settings.facts().cpuDescription()).startsWith("incomplete: ");
             assertThat(recording.warnings).anyMatch(warning -> warning.contains("SIGCHLD"));
         } finally {
