@@ -1263,6 +1263,45 @@ static int hide_sockets(void) {
     return 0;
 }
 
+/* The scan in a child of its own (same mount namespace, so its mounts are ours): its directory buffers
+ * would otherwise stay in our image, which PID 1 and, until exec, every target share, and an exec
+ * charges that image's peak to the target's own ru_maxrss. */
+static void hide_sockets_apart(int report) {
+    int result[2];
+    if (pipe2(result, O_CLOEXEC) != 0) zygote_fail(report, "socket_scan_pipe");
+    pid_t pid = fork();
+    if (pid < 0) zygote_fail(report, "socket_scan_fork");
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+        close(result[0]);
+        int failed = hide_sockets() != 0;
+        char message[160];
+        int len = snprintf(message, sizeof message, "%d %s %lld %lld %lld %lld", failed ? errno : 0, failed ? scan.failure : "-",
+                           scan.entries, scan.sockets, scan.blind, scan.elapsed_us);
+        _exit(write(result[1], message, (size_t)len) == len ? 0 : 1);
+    }
+    close(result[1]);
+    char message[160];
+    ssize_t n;
+    do {
+        n = read(result[0], message, sizeof message - 1);
+    } while (n < 0 && errno == EINTR);
+    close(result[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
+    static char stage[64];
+    int err = 0;
+    message[n > 0 ? n : 0] = '\0';
+    if (n <= 0 || sscanf(message, "%d %63s %lld %lld %lld %lld", &err, stage, &scan.entries, &scan.sockets, &scan.blind, &scan.elapsed_us) != 6) {
+        errno = EIO;
+        zygote_fail(report, "socket_scan");
+    }
+    if (err != 0) {
+        errno = err;
+        zygote_fail(report, stage);
+    }
+}
+
 /* Builds the candidate's view of the file system in this (new) mount namespace, then pivots into it. */
 static void build_root(int report) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) zygote_fail(report, "make_private");
@@ -1337,7 +1376,7 @@ static void build_root(int report) {
         if (set_mount_attr_fd(hidden_dirs[i], by_fd) != 0) zygote_fail(report, "hide_dir_ro");
         close(hidden_dirs[i]);
     }
-    if (hide_sockets() != 0) zygote_fail(report, scan.failure);
+    hide_sockets_apart(report);
     /* The host tree goes away entirely: pivot into the new root and detach the old one. */
     if (chdir("/newroot") != 0) zygote_fail(report, "enter_newroot");
     if (syscall(SYS_pivot_root, ".", ".") != 0) zygote_fail(report, "pivot_newroot");
