@@ -16,6 +16,10 @@
  *                         time), for a later run that is given the same file again (truncated)
  *   sigchld-ign MS        ignores SIGCHLD, burns MS ms of CPU in a child (auto-reaped by the kernel,
  *                         so its rusage reaches nobody), waits for it to go, prints "answer"
+ *   sigchld-ign-xonly MS  the same, the child first exec'ing a copy of this program that it cannot
+ *                         read (mode 0111 in /tmp): the exec makes it undumpable, which detaches it
+ *                         from inherited perf counters
+ *   burn MS               burns MS ms of CPU
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -184,6 +188,31 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "vsock") == 0) {
         int fd = socket(40 /* AF_VSOCK */, SOCK_STREAM, 0);
         printf(fd >= 0 ? "vsock-open\n" : "vsock-refused\n");
+        return 0;
+    }
+    if (strcmp(mode, "burn") == 0 && argc > 2) {
+        double seconds = atol(argv[2]) / 1000.0;
+        volatile unsigned long x = 1;
+        while (cpu_seconds() < seconds) x = x * 6364136223846793005UL + 1;
+        return 0;
+    }
+    if (strcmp(mode, "sigchld-ign-xonly") == 0 && argc > 2) {
+        char copy[64];
+        snprintf(copy, sizeof copy, "/tmp/xonly-%d", (int)getpid());
+        FILE *from = fopen("/proc/self/exe", "rb"), *to = fopen(copy, "wb");
+        char buffer[65536];
+        size_t n;
+        while (from && to && (n = fread(buffer, 1, sizeof buffer, from)) > 0) fwrite(buffer, 1, n, to);
+        if (from) fclose(from);
+        if (!to || fclose(to) != 0 || chmod(copy, 0111) != 0) return 3;
+        signal(SIGCHLD, SIG_IGN);
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl(copy, copy, "burn", argv[2], (char *)NULL);
+            _exit(127);
+        }
+        while (kill(pid, 0) == 0) usleep(10000);
+        printf("answer\n");
         return 0;
     }
     if (strcmp(mode, "sigchld-ign") == 0 && argc > 2) {

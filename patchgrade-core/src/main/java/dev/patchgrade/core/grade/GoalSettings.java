@@ -74,6 +74,7 @@ public record GoalSettings(
         SandboxSpec spec = sandboxSpec(ownOracles, executables);
         Launcher launcher = Launchers.open(log, spec);
         facts.observe(launcher, spec);
+        facts.warnCpuLimitation(log);
         return launcher;
     }
 

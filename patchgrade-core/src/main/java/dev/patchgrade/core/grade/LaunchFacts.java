@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class LaunchFacts {
     private final AtomicReference<SandboxStatus> sandbox = new AtomicReference<>();
     private final AtomicReference<String> method = new AtomicReference<>();
+    private final AtomicReference<String> cpuLimitation = new AtomicReference<>();
     private final java.util.Set<java.nio.file.Path> hidden = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.Set<String> hintsLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -24,6 +25,28 @@ public final class LaunchFacts {
         // Of several launchers (reference and candidate), the report names the weakest.
         sandbox.accumulateAndGet(status, (old, now) -> old == null || old.active() ? now : old);
         method.compareAndSet(null, launcher.method());
+        if (launcher.measuresUsage() && launcher.cpuLimitation() != null) {
+            cpuLimitation.compareAndSet(null, launcher.cpuLimitation());
+        }
+    }
+
+    /** What this execution's CPU figures miss, or {@code null} when they cover the whole tree (or were not measured). */
+    public String cpuLimitation() {
+        return cpuLimitation.get();
+    }
+
+    /** The CPU figures' coverage in one line, for the XML report's {@code patchgrade.cpu} property. */
+    public String cpuDescription() {
+        String limitation = cpuLimitation();
+        return limitation == null ? "whole tree (" + method() + ")" : "incomplete: " + limitation;
+    }
+
+    /** Says once per execution, as a warning, what the CPU figures miss; nothing when they miss nothing. */
+    public void warnCpuLimitation(dev.patchgrade.core.GradeLog log) {
+        String limitation = cpuLimitation();
+        if (limitation != null && hintsLogged.add(limitation)) {
+            log.warn(limitation);
+        }
     }
 
     public SandboxStatus sandbox() {
@@ -60,6 +83,11 @@ public final class LaunchFacts {
         json.put("mode", status.mode());
         json.put("reason", status.reason());
         json.put("tamper_proof", status.active());
+        // Beside the sandbox's facts because every goal's report carries this object; false names a figure a candidate can shrink.
+        json.put("cpu_complete", cpuLimitation() == null);
+        if (cpuLimitation() != null) {
+            json.put("cpu_limitation", cpuLimitation());
+        }
         return json;
     }
 }

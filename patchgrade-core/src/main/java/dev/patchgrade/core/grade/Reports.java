@@ -26,6 +26,7 @@ public final class Reports {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("patchgrade.sandbox", settings.facts().sandbox().describe());
         properties.put("patchgrade.method", settings.facts().method());
+        properties.put("patchgrade.cpu", settings.facts().cpuDescription());
         TestSuiteReport suite = new TestSuiteReport(suiteName, settings.className(), seconds, cases, properties);
         JUnitXmlWriter.write(suite, settings.xmlReport());
         WRITTEN.put(settings.xmlReport(), suite);

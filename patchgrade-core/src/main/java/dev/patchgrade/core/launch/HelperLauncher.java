@@ -40,6 +40,8 @@ final class HelperLauncher implements Launcher {
     static final String DENY_USERNS_PROPERTY = "patchgrade.sandbox.denyUserns";
     /** Tests: a command the helper is started through, e.g. {@code setpriv --reuid=65534 ...} to see what a non-root user gets. */
     static final String WRAPPER_PROPERTY = "patchgrade.helper.wrapper";
+    /** Tests: how many directory entries the sandbox's scan for unix sockets may read before it gives up. */
+    static final String SCAN_LIMIT_PROPERTY = "patchgrade.sandbox.scanLimit";
     /** Beyond a run's own timeout and grace, how long the JVM waits for the helper's answer (milliseconds; tests shorten it). */
     static final String ANSWER_MARGIN_PROPERTY = "patchgrade.helper.answerMarginMillis";
     private static final Duration STARTUP = Duration.ofSeconds(20);
@@ -53,6 +55,9 @@ final class HelperLauncher implements Launcher {
     private final List<String> helperArguments;
     private final SandboxStatus sandbox;
     private final String cgroup;
+    private final String cpuCgroup;
+    private final boolean taskClock;
+    private final String socketScan;
     private final Deque<HelperProcess> idle = new ConcurrentLinkedDeque<>();
     private final Set<HelperProcess> all = ConcurrentHashMap.newKeySet();
     private final AtomicLong helpers = new AtomicLong();
@@ -81,6 +86,10 @@ final class HelperLauncher implements Launcher {
             if (Boolean.getBoolean(DENY_USERNS_PROPERTY)) {
                 arguments.add("--deny-userns");
             }
+            Long scanLimit = Long.getLong(SCAN_LIMIT_PROPERTY);
+            if (scanLimit != null) {
+                arguments.addAll(List.of("--scan-limit", Long.toString(scanLimit)));
+            }
             arguments.addAll(spec.helperArguments());
         }
         HelperProcess first;
@@ -101,10 +110,12 @@ final class HelperLauncher implements Launcher {
             this.helperArguments = arguments;
         } else {
             String why = SandboxStatus.explainRefusal(reason);
-            if (spec.mode() == SandboxSpec.Mode.REQUIRED) {
+            // Not the kernel's refusal but a view too big to make safe, maybe made so by a candidate filling a
+            // writable path: falling back to no sandbox would reward that, so it stops the execution in every mode.
+            if (spec.mode() == SandboxSpec.Mode.REQUIRED || SandboxStatus.isScanFailure(reason)) {
                 first.destroy();
                 timer.shutdownNow();
-                throw new PatchgradeException("sandbox_unavailable", "sandbox=required, but " + why
+                throw new PatchgradeException("sandbox_unavailable", "sandbox=" + spec.mode().wireName() + ", but " + why
                         + ". Or set sandbox to auto (runs without it, with a warning) or off");
             }
             log.warn("patchgrade runs children WITHOUT the sandbox: " + why + ". Verdicts of this execution are not tamper-proof: "
@@ -114,6 +125,11 @@ final class HelperLauncher implements Launcher {
             this.helperArguments = List.of("--cgroup");
         }
         this.cgroup = ready.getOrDefault("cgroup", "none");
+        this.cpuCgroup = ready.getOrDefault("cpu_cgroup", "none");
+        this.taskClock = sandbox.active() && "1".equals(ready.get("task_clock"));
+        this.socketScan = ready.containsKey("scan_entries") ? "; " + ready.get("scan_sockets") + " unix sockets hidden after scanning "
+                + ready.get("scan_entries") + " entries in " + Long.parseLong(ready.getOrDefault("scan_us", "0")) / 1000 + " ms" : "";
+        log.debug("sandbox: " + description());
         all.add(first);
         idle.add(first);
     }
@@ -125,7 +141,7 @@ final class HelperLauncher implements Launcher {
 
     @Override
     public String description() {
-        return "launch helper " + helperBinary + (sandbox.active() ? " in the namespace sandbox" : " without sandbox");
+        return "launch helper " + helperBinary + (sandbox.active() ? " in the namespace sandbox" + socketScan : " without sandbox");
     }
 
     @Override
@@ -135,7 +151,27 @@ final class HelperLauncher implements Launcher {
 
     @Override
     public String method() {
-        return "v1".equals(cgroup) ? "rusage_tree,cgroup_v1" : "v2".equals(cgroup) ? "rusage_tree,cgroup_v2" : "rusage_tree";
+        String base = "v1".equals(cgroup) ? "rusage_tree,cgroup_v1" : "v2".equals(cgroup) ? "rusage_tree,cgroup_v2" : "rusage_tree";
+        return taskClock ? base + ",task_clock" : base;
+    }
+
+    /** Without a CPU cgroup there is no exact account of it on Linux for a user without privileges (see the README). */
+    @Override
+    public String cpuLimitation() {
+        if (!"none".equals(cpuCgroup)) {
+            return null;
+        }
+        if (taskClock) {
+            return "CPU figures (user_us, sys_us) count processes reaped through wait4 and, for a child the kernel reaps itself (its "
+                    + "parent ignores SIGCHLD), an inherited perf task-clock counter; but a child that execs a file it cannot read "
+                    + "becomes undumpable and leaves that counter, and its CPU is missing: no cgroup of patchgrade's own cross-checks "
+                    + "it here. Give the build a writable cgroup v1 cpuacct hierarchy, or a delegated cgroup v2 subtree, to close "
+                    + "this; max_wall_ms and max_instructions (Valgrind) still see such work";
+        }
+        return "CPU figures (user_us, sys_us) count only processes reaped through wait4: a child whose parent ignores SIGCHLD "
+                + "(SIG_IGN or SA_NOCLDWAIT) is reaped by the kernel and its CPU is missing, and no cgroup of patchgrade's own "
+                + "cross-checks it here. Give the build a writable cgroup v1 cpuacct hierarchy, or a delegated cgroup v2 subtree, to "
+                + "close this; max_wall_ms and max_instructions still see such work";
     }
 
     @Override

@@ -24,6 +24,15 @@ public interface Launcher extends AutoCloseable {
         return measuresUsage() ? "rusage_tree" : "none";
     }
 
+    /**
+     * What the CPU figures miss on this machine, in words for reports, or {@code null} when they cover
+     * the whole tree. A child whose parent ignores SIGCHLD is reaped by the kernel itself: its CPU
+     * reaches no wait4, and only a cgroup of the launcher's own counts it.
+     */
+    default String cpuLimitation() {
+        return null;
+    }
+
     @Override
     void close();
 }

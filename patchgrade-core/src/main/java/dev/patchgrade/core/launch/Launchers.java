@@ -124,6 +124,11 @@ public final class Launchers {
         }
 
         @Override
+        public String cpuLimitation() {
+            return inner.cpuLimitation();
+        }
+
+        @Override
         public void close() {
             Scratch.OPEN.remove(this);
             inner.close();

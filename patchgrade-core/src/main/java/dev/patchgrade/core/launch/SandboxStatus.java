@@ -28,6 +28,11 @@ public record SandboxStatus(String mode, String reason) {
                 : "off (" + reason + "): not tamper-proof, a candidate could read oracles and rewrite reports";
     }
 
+    /** Whether the helper's refusal was its scan for unix sockets, not the kernel. */
+    static boolean isScanFailure(String stageAndErrno) {
+        return stageAndErrno != null && (stageAndErrno.startsWith("socket_scan") || stageAndErrno.startsWith("socket_cover"));
+    }
+
     /**
      * Why the kernel refused, from the helper's "stage:errno", in words with the fix.
      */
@@ -50,6 +55,18 @@ public record SandboxStatus(String mode, String reason) {
                     + "agent with --security-opt seccomp=unconfined (the default profile blocks unshare/clone of namespaces) "
                     + "or --privileged";
             case "unsupported" -> "the sandbox needs Linux namespaces; this platform has none";
+            case "socket_scan", "socket_scan_count", "socket_scan_depth", "socket_scan_path" -> "the sandbox hides every unix socket "
+                    + "in the directories it shows (a socket reaches a process outside the sandbox) and could not finish that scan ("
+                    + switch (errno) {
+                        case 7 -> "more directory entries than it reads at helper start";
+                        case 110 -> "it took longer than its time limit";
+                        case 31 -> "more sockets than it hides";
+                        case 40 -> "directories nested too deep";
+                        default -> "errno " + errno;
+                    } + "). Hide big trees the children do not need (a Docker data root, a huge cache) with <hiddenPaths>, "
+                    + "or show fewer directories";
+            case "socket_cover", "socket_scan_blind" -> "the sandbox could not hide a unix socket (or an unlistable directory) "
+                    + "it found in the view (errno " + errno + ")";
             default -> "setting up the sandbox failed at step '" + stage + "' (errno " + errno + "); in a container, run the agent "
                     + "with --security-opt seccomp=unconfined --security-opt apparmor=unconfined";
         };
