@@ -14,6 +14,7 @@
 #   SCALE_SMALL_HEAP heap of the extra grade (parallel 1, sandbox off; default 128m; empty: none)
 #   SCALE_JFR        1: every grade also writes a JFR recording beside its log (profile settings)
 #   SCALE_MAVEN_ARGS extra arguments for every mvn run
+#   SCALE_REPO       the private local repository (default target/bench/m2)
 # The plugin is installed into a private local repository (target/bench/m2, hard links to
 # ~/.m2/repository for everything else), so another checkout's install cannot swap the plugin mid-run.
 set -euo pipefail
@@ -24,7 +25,7 @@ parallels=(${SCALE_PARALLEL-1 2})
 sandboxes=(${SCALE_SANDBOX-off auto})
 small_heap=${SCALE_SMALL_HEAP-128m}
 work=$root/target/bench/scale
-repo=$root/target/bench/m2
+repo=${SCALE_REPO:-$root/target/bench/m2}
 mkdir -p "$work"
 
 if [[ ! -d $repo ]]; then
