@@ -10,6 +10,7 @@ import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.launch.SandboxSpec;
+import dev.patchgrade.core.launch.StreamHashing;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,7 +22,7 @@ import java.util.Locale;
  * the C floor so that the machine's load hits all of them alike: a launch with its output in the
  * launcher's scratch slot or kept as two new files (as the goal keeps them), sandbox off and on; and
  * per gold file, reading a gold directory, fingerprinting it as the oracle guard does, and writing a
- * candidate directory.
+ * candidate directory; and re-reading a small stream from its file to hash it.
  * Usage: ScaleBench PROGRAM FLOOR_PROGRAM LAUNCHES GOLD_DIRECTORY
  */
 public final class ScaleBench {
@@ -42,6 +43,7 @@ public final class ScaleBench {
         double[] read = new double[ROUNDS];
         double[] fingerprint = new double[ROUNDS];
         double[] write = new double[ROUNDS];
+        double[] rehash = new double[ROUNDS];
         try (Launcher open = Launchers.open(GradeLog.SILENT);
                 Launcher boxed = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED))) {
             LaunchRequest request = LaunchRequest.of(List.of(program, "case-000001"));
@@ -68,6 +70,12 @@ public final class ScaleBench {
                 start = System.nanoTime();
                 GoldStore.replace(work.resolve("cand-" + round), tuples, null, List.of());
                 write[round] = (System.nanoTime() - start) / 1e3 / goldFiles;
+                Path stream = Files.writeString(work.resolve("stream-" + round), "case-000001\n");
+                start = System.nanoTime();
+                for (int i = 0; i < launches; i++) {
+                    StreamHashing.digestFile(stream, StreamHashing.DEFAULT_EXCERPT_BYTES, false);
+                }
+                rehash[round] = (System.nanoTime() - start) / 1e3 / launches;
             }
         }
         System.out.printf(Locale.ROOT, "%d rounds of %d launches per path; median ms per launch and median ratio to the same round's floor%n",
@@ -80,7 +88,8 @@ public final class ScaleBench {
             System.out.printf(Locale.ROOT, "%-38s %8.3f %7.2fx%n", names[path], median(ms[path]), median(ratios));
         }
         System.out.printf(Locale.ROOT, "per gold file (%d files), median us: GoldStore.read %.1f, OracleGuard fingerprint %.1f, "
-                + "GoldStore.replace (candidate files) %.1f%n", goldFiles, median(read), median(fingerprint), median(write));
+                + "GoldStore.replace (candidate files) %.1f%nre-reading and hashing a 12-byte stream from its file, median us: %.1f%n",
+                goldFiles, median(read), median(fingerprint), median(write), median(rehash));
         try (var files = Files.walk(work)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
