@@ -15,6 +15,10 @@
 #   SCALE_JFR        1: every grade also writes a JFR recording beside its log (profile settings)
 #   SCALE_MAVEN_ARGS extra arguments for every mvn run
 #   SCALE_REPO       the private local repository (default target/bench/m2)
+#   SCALE_TIME_BUCKETS <timeBuckets> of the project (default 1000,10000,60000: wide enough that a loaded
+#                    machine cannot push a trivial case out of its recorded bucket; the gold is recorded
+#                    with one time sample). The gold is recorded once: delete target/bench/scale/nN to
+#                    record it again, e.g. after changing the buckets.
 # The plugin is installed into a private local repository (target/bench/m2, hard links to
 # ~/.m2/repository for everything else), so another checkout's install cannot swap the plugin mid-run.
 set -euo pipefail
@@ -63,6 +67,7 @@ project() {
           <cases>\${project.basedir}/src/test/patchgrade/cases.txt</cases>
           <gold>\${project.basedir}/src/test/patchgrade/gold</gold>
           <command><arg>\${project.basedir}/bin/echo_arg</arg></command>
+          <timeBuckets>${SCALE_TIME_BUCKETS:-1000,10000,60000}</timeBuckets>
         </configuration>
         <executions>
           <execution><id>bench</id></execution>
