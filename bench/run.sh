@@ -13,6 +13,8 @@
 #      and an -O0 build, each graded 30 times with one core busy against an envelope recorded on 1.00x;
 #   6. false alarms of the digest under load: 200 cases of 1 ms to 2 s of CPU, recorded with both cores
 #      busy and graded 10 times on a quiet machine, then the reverse.
+# The digest goal end to end through Maven at scale (2,000 to 100,000 cases, peak RSS, bytes written)
+# is bench/scale.sh; 20,000 cases under -Xmx128m is bench/heap-20k.sh.
 # Usage: bench/run.sh [--only SECTIONS] [launches per path]
 #   SECTIONS: comma-separated numbers or names (rss,launches,hashing,noise,digest,power,alarms);
 #   default all. Launches per path default to 7000, in 7 interleaved rounds.

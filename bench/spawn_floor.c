@@ -1,5 +1,6 @@
 /* The floor for one launch: posix_spawn + wait4 of the trivial program, in a C loop.
- * Usage: spawn_floor <program> <launches>; prints milliseconds per launch. */
+ * Usage: spawn_floor <program> <launches> [argument]; prints milliseconds per launch. The optional
+ * argument is passed to every launch, as a case's argument is. */
 #define _GNU_SOURCE
 #include <spawn.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@ extern char **environ;
 int main(int argc, char **argv) {
     if (argc < 3) return 2;
     int launches = atoi(argv[2]);
-    char *child_argv[] = {argv[1], NULL};
+    char *child_argv[] = {argv[1], argc > 3 ? argv[3] : NULL, NULL};
     struct timespec start, end;
     clock_gettime(CLOCK_MONOTONIC, &start);
     for (int i = 0; i < launches; i++) {

@@ -20,7 +20,12 @@ public final class SafeNames {
             boolean keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
             safe.append(keep ? c : '_');
         }
-        String stem = safe.toString().replaceAll("^[.]+", "_");
+        // A leading run of dots becomes one underscore; by hand, as String.replaceAll compiles a pattern at every case.
+        int dots = 0;
+        while (dots < safe.length() && safe.charAt(dots) == '.') {
+            dots++;
+        }
+        String stem = dots == 0 ? safe.toString() : "_" + safe.substring(dots);
         // '~' never survives the filter, so a hashed name cannot equal an id kept as it is.
         if (stem.equals(id) && !stem.isEmpty()) {
             return stem;

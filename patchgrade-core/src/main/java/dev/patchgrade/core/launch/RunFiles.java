@@ -26,7 +26,7 @@ final class RunFiles {
 
     /**
      * @param slot names the scratch files; a slot is used by one run at a time
-     * @param reusedSlot the slot's next run truncates its output files, so they need not be deleted
+     * @param reusedSlot the slot's next run replaces its output files, so they need not be deleted
      *     and created again (the helper's slots); otherwise they are deleted after hashing
      */
     static RunFiles create(Path scratch, String slot, LaunchRequest request, boolean reusedSlot) {

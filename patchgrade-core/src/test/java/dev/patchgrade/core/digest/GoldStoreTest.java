@@ -37,6 +37,16 @@ class GoldStoreTest {
     }
 
     @Test
+    void aHashIsExactlySixtyFourHexDigits() throws Exception {
+        // Near misses: one digit short, one non-hex letter, a digit that is not ASCII (U+FF10).
+        for (String bad : List.of(E.substring(1), "g" + E.substring(1), "\uff10" + E.substring(1))) {
+            write("b.json", "{\"case\":\"b\",\"exit\":0,\"stdout_sha256\":\"" + bad + "\",\"stderr_sha256\":null,\"sanitizer\":\"clean\","
+                    + "\"time_bucket\":\"lt_50ms\"}");
+            assertThatThrownBy(() -> GoldStore.read(dir.resolve("gold"), BUCKETS)).as(bad).hasMessageContaining("must be a SHA-256");
+        }
+    }
+
+    @Test
     void unknownSanitizerOrBucketNamesAreErrorsNamingTheFile() throws Exception {
         write("a.json", tuple("a", "msan", "lt_50ms"));
         assertThatThrownBy(() -> GoldStore.read(dir.resolve("gold"), BUCKETS))

@@ -226,6 +226,25 @@ class LauncherTest {
         assertThat(Fixtures.aliveAfterSettling("ignore_term_sleeper")).isEmpty();
     }
 
+    /**
+     * Without the sandbox too, each run of a slot gets a new output file, not the last one truncated:
+     * nothing a run sets on its file reaches the next, and (on ext4) the truncate-and-rewrite does not
+     * start writeback at every close.
+     */
+    @Test
+    void withoutTheSandboxARunCannotCacheAnAnswerOnItsSlotsStdoutFile(@TempDir Path kept) {
+        try (Launcher open = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.OFF))) {
+            String candidate = Fixtures.command("redteam");
+            open.launch(LaunchRequest.of(List.of(candidate, "slot-store", "4242")));
+            assertThat(open.launch(LaunchRequest.of(List.of(candidate, "slot-load"))).stdout().excerpt()).doesNotContain("4242");
+            Path prefix = kept.resolve("case");
+            open.launch(LaunchRequest.of(List.of(candidate, "slot-store", "4242")).keepingOutputAs(prefix));
+            LaunchResult again = open.launch(LaunchRequest.of(List.of(candidate, "slot-load")).keepingOutputAs(prefix));
+            assertThat(again.stdout().excerpt()).doesNotContain("4242");
+            assertThat(again.stdout().file()).hasContent(again.stdout().excerpt().strip());
+        }
+    }
+
     private static Path realPath(Path dir) {
         try {
             return dir.toRealPath();

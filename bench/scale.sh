@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# The digest goal end to end through Maven, at scale: a throwaway project under target/bench/scale/
+# with N cases of bench/echo_arg.c (prints its argument), its gold recorded once, then graded with
+# each combination of parallel and sandbox, and once more with MAVEN_OPTS=-Xmx128m.
+# Each grade is measured next to, in the same run and just before it:
+#   - the C floor: bench/spawn_floor.c, posix_spawn+wait4 of the same N launches, sequentially;
+#   - the same mvn command with -Dpatchgrade.skip=true (JVM start, Maven, plugin loading), which is
+#     subtracted from the grade's wall time to give the goal's own time.
+# Reported per grade: wall and goal seconds, goal/floor, Maven's peak RSS (GNU time %M: the JVM and
+# everything it holds), bytes and files written under the project's target/, and the gold's size.
+# Usage: bench/scale.sh [N ...]            (default: 2000)
+#   SCALE_PARALLEL   worker counts to grade with (default "1 2"; set empty for none but the small-heap grade)
+#   SCALE_SANDBOX    sandbox modes (default "off auto")
+#   SCALE_SMALL_HEAP heap of the extra grade (parallel 1, sandbox off; default 128m; empty: none)
+#   SCALE_JFR        1: every grade also writes a JFR recording beside its log (profile settings)
+#   SCALE_MAVEN_ARGS extra arguments for every mvn run
+#   SCALE_REPO       the private local repository (default target/bench/m2)
+#   SCALE_TIME_BUCKETS <timeBuckets> of the project (default 1000,10000,60000: wide enough that a loaded
+#                    machine cannot push a trivial case out of its recorded bucket; the gold is recorded
+#                    with one time sample). The gold is recorded once: delete target/bench/scale/nN to
+#                    record it again, e.g. after changing the buckets.
+# The plugin is installed into a private local repository (target/bench/m2, hard links to
+# ~/.m2/repository for everything else), so another checkout's install cannot swap the plugin mid-run.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+sizes=("$@")
+[[ ${#sizes[@]} -gt 0 ]] || sizes=(2000)
+parallels=(${SCALE_PARALLEL-1 2})
+sandboxes=(${SCALE_SANDBOX-off auto})
+small_heap=${SCALE_SMALL_HEAP-128m}
+work=$root/target/bench/scale
+repo=${SCALE_REPO:-$root/target/bench/m2}
+mkdir -p "$work"
+
+if [[ ! -d $repo ]]; then
+  cp -al "$HOME/.m2/repository" "$repo"
+fi
+rm -rf "$repo/dev/patchgrade"
+echo "installing patchgrade into $repo (tests skipped) ..."
+(cd "$root" && mvn -B -q -o -Dmaven.repo.local="$repo" install -DskipTests -Dinvoker.skip)
+version=$(cd "$root" && mvn -B -q -o -Dmaven.repo.local="$repo" help:evaluate -Dexpression=project.version -DforceStdout 2>/dev/null || true)
+[[ $version =~ ^[0-9] ]] || version=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' "$root/pom.xml" | head -1)
+plugin=dev.patchgrade:patchgrade-maven-plugin:$version
+cc -O2 -o "$work/spawn_floor" "$root/bench/spawn_floor.c"
+
+# project N: writes target/bench/scale/nN with its pom, cases and candidate binary
+project() {
+  local n=$1 dir=$work/n$1
+  mkdir -p "$dir/bin" "$dir/src/test/patchgrade"
+  cc -O2 -o "$dir/bin/echo_arg" "$root/bench/echo_arg.c"
+  seq -f 'case-%06g' 1 "$n" > "$dir/src/test/patchgrade/cases.txt"
+  cat > "$dir/pom.xml" <<EOF
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>dev.patchgrade.bench</groupId>
+  <artifactId>scale-$n</artifactId>
+  <version>1</version>
+  <packaging>pom</packaging>
+  <build>
+    <plugins>
+      <plugin>
+        <groupId>dev.patchgrade</groupId>
+        <artifactId>patchgrade-maven-plugin</artifactId>
+        <version>$version</version>
+        <configuration>
+          <cases>\${project.basedir}/src/test/patchgrade/cases.txt</cases>
+          <gold>\${project.basedir}/src/test/patchgrade/gold</gold>
+          <command><arg>\${project.basedir}/bin/echo_arg</arg></command>
+          <timeBuckets>${SCALE_TIME_BUCKETS:-1000,10000,60000}</timeBuckets>
+        </configuration>
+        <executions>
+          <execution><id>bench</id></execution>
+        </executions>
+      </plugin>
+    </plugins>
+  </build>
+</project>
+EOF
+}
+
+# timed DIR LOG OPTS -- COMMAND...: runs COMMAND in DIR with MAVEN_OPTS=OPTS under GNU time; leaves
+# "seconds peak_kb exit" in $timed_result
+timed() {
+  local dir=$1 log=$2 opts=$3
+  shift 4
+  local start end rc=0
+  start=$(date +%s%N)
+  (cd "$dir" && MAVEN_OPTS=$opts /usr/bin/time -f %M -o "$log.rss" "$@" > "$log" 2>&1) || rc=$?
+  end=$(date +%s%N)
+  timed_result="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }') $(tail -1 "$log.rss") $rc"
+}
+
+mb() { awk -v kb="$1" 'BEGIN { printf "%.1f", kb / 1024 }'; }
+
+rows=()
+for n in "${sizes[@]}"; do
+  dir=$work/n$n
+  project "$n"
+  if [[ ! -d $dir/src/test/patchgrade/gold ]] || [[ $(find "$dir/src/test/patchgrade/gold" -name '*.json' | wc -l) -ne $n ]]; then
+    echo "recording the gold of $n cases (one time sample each) ..."
+    (cd "$dir" && mvn -B -q -o -Dmaven.repo.local="$repo" $plugin:record-digest@bench -Dpatchgrade.force=true \
+      -Dpatchgrade.timeSamples=1 -Dpatchgrade.sandbox=off ${SCALE_MAVEN_ARGS:-} > "$dir/record.log" 2>&1) \
+      || { tail -30 "$dir/record.log"; exit 1; }
+  fi
+  gold_kb=$(du -sk "$dir/src/test/patchgrade/gold" | cut -f1)
+  gold_files=$(find "$dir/src/test/patchgrade/gold" -type f | wc -l)
+  configs=()
+  for p in "${parallels[@]}"; do
+    for s in "${sandboxes[@]}"; do
+      configs+=("$p $s default")
+    done
+  done
+  [[ -z $small_heap ]] || configs+=("1 off $small_heap")
+  for config in "${configs[@]}"; do
+    read -r p s heap <<< "$config"
+    tag=n$n-p$p-$s-$heap
+    opts=${MAVEN_OPTS:-}
+    [[ $heap == default ]] || opts="$opts -Xmx$heap"
+    # The floor's children write their line to a file too, as graded children do; its own figure comes last.
+    floor_ms=$("$work/spawn_floor" "$dir/bin/echo_arg" "$n" case-000001 > "$work/floor.out"; tail -1 "$work/floor.out")
+    floor_s=$(awk -v ms="$floor_ms" -v n="$n" 'BEGIN { printf "%.2f", ms * n / 1000 }')
+    mvn_args=(-B -o -Dmaven.repo.local="$repo" "$plugin:digest@bench" -Dpatchgrade.parallel="$p" -Dpatchgrade.sandbox="$s" ${SCALE_MAVEN_ARGS:-})
+    rm -rf "$dir/target"
+    timed "$dir" "$work/$tag.skip.log" "$opts" -- mvn "${mvn_args[@]}" -Dpatchgrade.skip=true
+    read -r skip_s _ _ <<< "$timed_result"
+    rm -rf "$dir/target"
+    jfr=""
+    [[ ${SCALE_JFR:-0} != 1 ]] || jfr="-XX:StartFlightRecording=filename=$work/$tag.jfr,settings=profile"
+    timed "$dir" "$work/$tag.log" "$opts $jfr" -- mvn "${mvn_args[@]}"
+    read -r wall_s rss_kb rc <<< "$timed_result"
+    outcome=$([[ $rc == 0 ]] && echo ok || echo "FAILED($rc)")
+    xml=$(ls "$dir"/target/patchgrade-reports/TEST-*.xml 2>/dev/null | head -1 || true)
+    tests=$([[ -n $xml ]] && grep -o '<testcase ' "$xml" | wc -l || echo 0)
+    target_kb=$(du -sk "$dir/target" 2>/dev/null | cut -f1 || echo 0)
+    target_files=$(find "$dir/target" -type f 2>/dev/null | wc -l)
+    goal_s=$(awk -v w="$wall_s" -v k="$skip_s" 'BEGIN { printf "%.2f", w - k }')
+    ratio=$(awk -v g="$goal_s" -v f="$floor_s" 'BEGIN { printf "%.2f", g / f }')
+    rows+=("$(printf '%7s %3s %5s %7s %7s %8s %7s %7s %7s %7s %8s %9s %8s %7s %s' "$n" "$p" "$s" "$heap" "$floor_s" "$skip_s" "$wall_s" \
+      "$goal_s" "${ratio}x" "$((rss_kb / 1024))" "$(mb "$target_kb")" "$target_files" "$(mb "$gold_kb")" "$tests" "$outcome")")
+    echo "${rows[-1]}"
+  done
+done
+echo
+echo "goal s = mvn wall s - the same mvn with -Dpatchgrade.skip=true; ratio = goal s / floor s (C posix_spawn+wait4, sequential,"
+echo "same N, measured just before). RSS = Maven's peak (GNU time %M). target_MB, gold_MB: disk use (du -k) of the project's target/ and"
+echo "of the gold directory; tgt_files: files under target/."
+printf '%7s %3s %5s %7s %7s %8s %7s %7s %7s %7s %8s %9s %8s %7s %s\n' cases par sbox heap floor_s mvn_skip wall_s goal_s ratio rss_MB \
+  target_MB tgt_files gold_MB tests outcome
+printf '%s\n' "${rows[@]}"
