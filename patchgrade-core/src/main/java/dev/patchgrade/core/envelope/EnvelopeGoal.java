@@ -12,7 +12,7 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
 import dev.patchgrade.core.grade.ProjectPaths;
-import dev.patchgrade.core.grade.Reports;
+import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchRequest;
@@ -21,8 +21,9 @@ import dev.patchgrade.core.launch.StreamHashing;
 import dev.patchgrade.core.launch.TimeoutRange;
 import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.ConsoleTable;
+import dev.patchgrade.core.report.ExecutionReport;
 import dev.patchgrade.core.report.JsonReports;
-import dev.patchgrade.core.report.TestCaseReport;
+import dev.patchgrade.core.report.CaseOutcome;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -168,7 +169,7 @@ public final class EnvelopeGoal {
         }
         log.info("envelope " + settings.executionId() + ": envelope " + options.envelope()
                 + (options.expectStdout() == null ? "" : ", expected stdout " + options.expectStdout()));
-        return Reports.grade(settings, options.command() == null || options.command().isEmpty() ? options.envelope().getFileName().toString() : display(options.command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
+        return GoalRun.grade(settings, options.command() == null || options.command().isEmpty() ? options.envelope().getFileName().toString() : display(options.command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
     }
 
     private static GoalResult gradeAndReport(GradeOptions options, GradeLog log) throws IOException {
@@ -314,11 +315,10 @@ public final class EnvelopeGoal {
             EnvelopeVerdict verdict, InstructionCount count, double seconds, GradeLog log) {
         EnvelopeRun first = verdict.runs().get(0);
         String details = detailText(verdict, envelope, settings) + (verdict.accepted() ? "" : settings.facts().hintText(first.stderrExcerpt(), log));
-        TestCaseReport test = verdict.accepted()
-                ? TestCaseReport.passed(caseName, seconds, first.stdoutExcerpt(), first.stderrExcerpt())
-                : TestCaseReport.failed(caseName, seconds, verdict.reasons().get(0), failureMessage(verdict, envelope), details,
+        CaseOutcome test = verdict.accepted()
+                ? CaseOutcome.passed(caseName, seconds, first.stdoutExcerpt(), first.stderrExcerpt())
+                : CaseOutcome.failed(caseName, seconds, verdict.reasons().get(0), failureMessage(verdict, envelope), details,
                         first.stdoutExcerpt(), first.stderrExcerpt());
-        Reports.writeSuite(settings, settings.suiteName(shard), List.of(test), seconds);
         Map<String, Object> json = new LinkedHashMap<>();
         json.put("mode", "grade");
         json.put("goal", "envelope");
@@ -355,8 +355,11 @@ public final class EnvelopeGoal {
             json.put("host_differences", verdict.hostDifferences());
         }
         json.put("envelope", envelope.file().toString());
-        json.put("sandbox", Reports.sandboxJson(settings));
-        JsonReports.write(json, settings.jsonReport());
+        json.put("sandbox", GoalRun.sandboxJson(settings));
+        try (ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), null)) {
+            report.add(test, null);
+            GoalRun.finish(settings, report, seconds, json);
+        }
     }
 
     private static Map<String, Object> measured(EnvelopeVerdict verdict, String method) {

@@ -25,7 +25,8 @@ class DigestTupleTest {
     void theSanitizerVerdictLeadsBecauseItExplainsTheRest() {
         List<DigestTuple.Drift> drifts = new DigestTuple("1.005", 1, B, B, "ubsan", "lt_500ms").driftFrom(GOLD);
         assertThat(drifts).extracting(DigestTuple.Drift::field)
-                .containsExactly("sanitizer", "exit", "stdout_sha256", "stderr_sha256", "time_bucket");
+                .containsExactly(DriftField.SANITIZER, DriftField.EXIT, DriftField.STDOUT_SHA256, DriftField.STDERR_SHA256,
+                        DriftField.TIME_BUCKET);
         assertThat(drifts.get(0).describe()).isEqualTo("sanitizer: clean -> ubsan");
     }
 

@@ -47,7 +47,7 @@ class FileModesTest {
         int folder = 0777 & ~umask;
         Path reports = dir.resolve("reports");
         JsonReports.write(Map.of("goal", "digest", "verdict", "pass", "cases", List.of()), reports.resolve("patchgrade.digest.x.json"));
-        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(TestCaseReport.passed("a", 0, null, null))), reports.resolve("TEST-x.xml"));
+        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(CaseOutcome.passed("a", 0, null, null))), reports.resolve("TEST-x.xml"));
         HtmlSummary.refresh(reports, "m");
         AtomicFiles.write(dir.resolve("envelope.json"), "{}".getBytes());
         Path gold = dir.resolve("gold");
