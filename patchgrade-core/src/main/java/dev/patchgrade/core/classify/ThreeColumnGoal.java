@@ -1,5 +1,6 @@
 package dev.patchgrade.core.classify;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
@@ -55,7 +56,7 @@ public final class ThreeColumnGoal {
 
     public static String freeze(GoalSettings settings, List<String> reference, Path sidecar, boolean force, GradeLog log) {
         if (Files.exists(sidecar) && !force) {
-            throw new PatchgradeException("refused_overwrite", sidecar + " exists and freeze-reference does not overwrite it. If the new "
+            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, sidecar + " exists and freeze-reference does not overwrite it. If the new "
                     + "reference was reviewed, re-run with -Dpatchgrade.force=true (or <force>true</force>) and commit the sidecar");
         }
         Path executable = referenceExecutable(settings, reference);
@@ -63,7 +64,7 @@ public final class ThreeColumnGoal {
         try {
             AtomicFiles.write(sidecar, ReferenceSidecar.line(sha, ProjectPaths.portable(executable.toAbsolutePath(), settings.projectDirectory())).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new PatchgradeException("write_failed", "cannot write " + sidecar + ": " + e.getMessage(), e);
+            throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write " + sidecar + ": " + e.getMessage(), e);
         }
         log.info("Froze the reference " + executable + " as sha256 " + sha + " in " + sidecar);
         return sha;
@@ -75,7 +76,7 @@ public final class ThreeColumnGoal {
 
     static Path referenceExecutable(GoalSettings settings, List<String> reference) {
         if (reference == null || reference.isEmpty()) {
-            throw new PatchgradeException("bad_parameter", "<reference> is required: the frozen reference binary, executable first");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<reference> is required: the frozen reference binary, executable first");
         }
         ExecutableCheck.Resolution resolution = ExecutableCheck.resolve(reference.get(0), settings.workingDirectory(),
                 ChildEnvironment.pinned(settings.environment()));

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.classify;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
@@ -46,13 +47,13 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     @Override
     protected void validate() {
         if (options.reference() == null || options.reference().isEmpty()) {
-            throw new PatchgradeException("bad_parameter", "<reference> is required: the frozen reference binary, executable first");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<reference> is required: the frozen reference binary, executable first");
         }
         if (options.candidate() == null || options.candidate().isEmpty()) {
-            throw new PatchgradeException("bad_parameter", "<candidate> is required: the binary built from the patch, executable first");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<candidate> is required: the binary built from the patch, executable first");
         }
         if (options.timeoutSeconds() <= 0) {
-            throw new PatchgradeException("bad_parameter", "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
         }
         referenceBinary = ThreeColumnGoal.referenceExecutable(settings, options.reference());
     }
@@ -67,7 +68,8 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         log.info("three-column " + settings.executionId() + ": cases " + options.cases() + ", reference sidecar " + options.referenceDigest());
         DriftPattern identity = identity(options, referenceBinary);
         if (identity != null) {
-            throw new PatchgradeException(identity.wireName(), identityMessage(referenceBinary));
+            // The worst pattern stops the grade before any row: an error named after the pattern, as SPEC says.
+            throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, identityMessage(referenceBinary));
         }
         return options.shard().select(CasesFile.read(options.cases(), true));
     }

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Shard;
@@ -23,7 +24,7 @@ public final class DigestGoal {
         public Options {
             normalize = normalize == null ? List.of() : List.copyOf(normalize);
             if (goldExcerptBytes < 0) {
-                throw new PatchgradeException("bad_parameter", "<goldExcerptBytes> (patchgrade.goldExcerptBytes) must be 0 (no excerpts) or "
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<goldExcerptBytes> (patchgrade.goldExcerptBytes) must be 0 (no excerpts) or "
                         + "more (found " + goldExcerptBytes + ")");
             }
         }
@@ -81,17 +82,17 @@ public final class DigestGoal {
 
     static void validate(Options options) {
         if (options.command() == null || options.command().isEmpty()) {
-            throw new PatchgradeException("bad_parameter", "<command> is required: the binary to run for every case, executable first");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<command> is required: the binary to run for every case, executable first");
         }
         if (options.timeoutSeconds() <= 0) {
-            throw new PatchgradeException("bad_parameter", "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
         }
         if (options.timeSamples() < 1) {
-            throw new PatchgradeException("bad_parameter", "<timeSamples> must be at least 1 (found " + options.timeSamples() + ")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeSamples> must be at least 1 (found " + options.timeSamples() + ")");
         }
         TimeBuckets.checkSlack(options.timeBucketSlack());
         if (options.timeBucketReruns() < 0) {
-            throw new PatchgradeException("bad_parameter", "<timeBucketReruns> must not be negative (found " + options.timeBucketReruns() + ")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeBucketReruns> must not be negative (found " + options.timeBucketReruns() + ")");
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
@@ -73,7 +74,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         checkCaseSet(cases);
         checkToolchain(log);
         if (!gold.normalize().equals(options.normalize())) {
-            throw new PatchgradeException("normalize_drift", options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
+            throw new PatchgradeException(ErrorName.NORMALIZE_DRIFT, options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
                     + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
                     + "Use the recorded rules, or re-record with `" + rerecord() + "`");
         }
@@ -112,7 +113,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         List<String> added = ids.stream().filter(id -> !gold.tuples().containsKey(id)).map(CasesFile::printable).toList();
         List<String> removed = gold.tuples().keySet().stream().filter(id -> !ids.contains(id)).map(CasesFile::printable).toList();
         if (!added.isEmpty() || !removed.isEmpty()) {
-            throw new PatchgradeException("case_set_drift", "the cases in " + options.cases() + " and the gold digests in " + options.gold()
+            throw new PatchgradeException(ErrorName.CASE_SET_DRIFT, "the cases in " + options.cases() + " and the gold digests in " + options.gold()
                     + " differ: added " + added + ", removed " + removed + ". Nothing was graded. If the change is intended, re-record with "
                     + "`" + rerecord() + "` from a known-good build and commit both");
         }
@@ -130,7 +131,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
             return;
         }
         if (!current.equals(gold.toolchain())) {
-            throw new PatchgradeException("toolchain_drift", options.gold() + " was recorded with \"" + gold.toolchain() + "\" but <compiler> "
+            throw new PatchgradeException(ErrorName.TOOLCHAIN_DRIFT, options.gold() + " was recorded with \"" + gold.toolchain() + "\" but <compiler> "
                     + options.compiler() + " is \"" + current + "\". A compiler change churns hashes that have nothing to do with the patch, "
                     + "so nothing was graded: build with the recorded compiler, or re-record the gold with this one and commit it");
         }

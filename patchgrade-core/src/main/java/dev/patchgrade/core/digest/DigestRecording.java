@@ -1,5 +1,6 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
@@ -26,7 +27,7 @@ final class DigestRecording {
 
     static List<DigestTuple> record(Options options, GradeLog log) {
         if (GoldStore.hasDigests(options.gold()) && !options.force()) {
-            throw new PatchgradeException("refused_overwrite", options.gold() + " already holds gold digests and record-digest does not "
+            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, options.gold() + " already holds gold digests and record-digest does not "
                     + "overwrite them. If the new behaviour is intended, re-run as `" + options.settings().hint("record-digest", "-Dpatchgrade.force=true")
                     + "` (or set <force>true</force>); the whole "
                     + "directory is then replaced, and should be committed with the patch that changed the behaviour");

@@ -1,5 +1,8 @@
 package dev.patchgrade.core.envelope;
 
+import dev.patchgrade.core.hashing.Sha256;
+
+import dev.patchgrade.core.ErrorName;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
@@ -17,7 +20,6 @@ import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.Launcher;
-import dev.patchgrade.core.launch.StreamHashing;
 import dev.patchgrade.core.launch.TimeoutRange;
 import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.ConsoleTable;
@@ -81,16 +83,16 @@ public final class EnvelopeGoal {
     public static EnvelopeRecording record(RecordOptions options, GradeLog log) {
         Path file = options.envelope();
         if (Files.exists(file) && !options.force()) {
-            throw new PatchgradeException("refused_overwrite", file + " exists and record-envelope does not overwrite it. If the new "
+            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, file + " exists and record-envelope does not overwrite it. If the new "
                     + "baseline is intended, re-run as `" + options.settings().hint("record-envelope", "-Dpatchgrade.force=true")
                     + "` (or set <force>true</force>) and commit the envelope in the same "
                     + "commit as the patch that changed the cost");
         }
         if (options.command() == null || options.command().isEmpty()) {
-            throw new PatchgradeException("bad_parameter", "record-envelope needs <command>: the known-good binary and its arguments");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "record-envelope needs <command>: the known-good binary and its arguments");
         }
         if (options.timeoutSeconds() <= 0 || options.runs() < 1) {
-            throw new PatchgradeException("bad_parameter", "<timeout> must be positive and <runs> at least 1 (found "
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeout> must be positive and <runs> at least 1 (found "
                     + options.timeoutSeconds() + " and " + options.runs() + ")");
         }
         log.info("record-envelope " + options.settings().executionId() + ": writing envelope " + file);
@@ -110,7 +112,7 @@ public final class EnvelopeGoal {
             if (counter.available() && runs.stream().allMatch(EnvelopeRun::clean)) {
                 count = countInstructions(launcher, counter, request, options.settings());
                 if (!count.measured()) {
-                    throw new PatchgradeException("baseline_failed", "the instructions of the known-good command " + String.join(" ", options.command())
+                    throw new PatchgradeException(ErrorName.BASELINE_FAILED, "the instructions of the known-good command " + String.join(" ", options.command())
                             + " could not be counted with " + count.method() + ": " + count.problem() + ". Fix the command, or set "
                             + "instructionCounter=none to record no max_instructions");
                 }
@@ -130,7 +132,7 @@ public final class EnvelopeGoal {
         try {
             AtomicFiles.write(file, (JsonReports.MAPPER.writeValueAsString(json) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new PatchgradeException("write_failed", "cannot write the envelope " + file + ": " + e.getMessage(), e);
+            throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write the envelope " + file + ": " + e.getMessage(), e);
         }
         ConsoleTable table = new ConsoleTable("figure", "measured", "ceiling", "slack");
         table.row("peak RSS", amount(recording.worst().get(Ceiling.RSS), Ceiling.RSS), amount(recording.ceilings().get(Ceiling.RSS), Ceiling.RSS),
@@ -183,18 +185,18 @@ public final class EnvelopeGoal {
         Envelope envelope = EnvelopeFile.read(options.envelope(), log, settings.hint("record-envelope", ""));
         List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
         if (command.isEmpty()) {
-            throw new PatchgradeException("bad_parameter", "no command to grade: set <command> in the POM or \"cmd\" in " + options.envelope());
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "no command to grade: set <command> in the POM or \"cmd\" in " + options.envelope());
         }
         String caseName = display(command);
         if (options.runs() < 1) {
-            throw new PatchgradeException("bad_parameter", "<runs> must be at least 1 (found " + options.runs() + ")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<runs> must be at least 1 (found " + options.runs() + ")");
         }
         String expectedSha = null;
         if (options.expectStdout() != null) {
             if (!Files.isRegularFile(options.expectStdout())) {
-                throw new PatchgradeException("missing_expected_stdout", options.expectStdout() + ": no such file; fix <expectStdout> or record the known-good stdout there");
+                throw new PatchgradeException(ErrorName.MISSING_EXPECTED_STDOUT, options.expectStdout() + ": no such file; fix <expectStdout> or record the known-good stdout there");
             }
-            expectedSha = StreamHashing.sha256Hex(Files.readAllBytes(options.expectStdout()));
+            expectedSha = Sha256.of(Files.readAllBytes(options.expectStdout()));
         }
         List<String> differences = hostDifferences(options, envelope, log);
         List<EnvelopeRun> runs = new ArrayList<>();
@@ -233,12 +235,12 @@ public final class EnvelopeGoal {
         InstructionCounters.Choice choice = InstructionCounters.choose(options.instructionCounter(), envelope.instructionCounter(),
                 request.environment().get("PATH"));
         if (!choice.available()) {
-            throw new PatchgradeException("unmeasurable_ceiling", envelope.file() + ": key \"max_instructions\" sets a ceiling on "
+            throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, envelope.file() + ": key \"max_instructions\" sets a ceiling on "
                     + "instructions, which cannot be counted here: " + choice.unavailable() + ". Grading it would be a guess, so nothing "
                     + "was graded. Install valgrind, allow perf_event_open, or remove the key if instructions are not to be graded");
         }
         if (envelope.instructionCounter() != null && !envelope.instructionCounter().equals(choice.method())) {
-            throw new PatchgradeException("counter_drift", envelope.file() + ": max_instructions was counted with \""
+            throw new PatchgradeException(ErrorName.COUNTER_DRIFT, envelope.file() + ": max_instructions was counted with \""
                     + envelope.instructionCounter() + "\" but this grade would count with \"" + choice.method() + "\" (instructionCounter="
                     + options.instructionCounter().wireName() + "); the two counters disagree, so nothing was graded. Grade with "
                     + "-Dpatchgrade.instructionCounter=" + envelope.instructionCounter() + ", or re-record the envelope with `mvn "

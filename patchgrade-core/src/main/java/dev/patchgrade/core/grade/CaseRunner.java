@@ -1,5 +1,6 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import java.util.ArrayDeque;
@@ -57,7 +58,7 @@ public final class CaseRunner {
             Duration progressInterval) {
         long progressNanos = progressInterval.toNanos();
         if (parallel < 1) {
-            throw new PatchgradeException("bad_parameter", "<parallel> must be at least 1 (found " + parallel + ")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<parallel> must be at least 1 (found " + parallel + ")");
         }
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, Math.max(1, cases.size())), runnable -> {
             Thread thread = new Thread(runnable, "patchgrade-case");
@@ -101,7 +102,7 @@ public final class CaseRunner {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new PatchgradeException("interrupted", "grading was interrupted", e);
+            throw new PatchgradeException(ErrorName.INTERRUPTED, "grading was interrupted", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof PatchgradeException pe) {

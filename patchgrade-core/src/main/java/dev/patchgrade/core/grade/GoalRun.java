@@ -1,5 +1,6 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.report.CaseOutcome;
@@ -95,13 +96,13 @@ public final class GoalRun {
         } catch (PatchgradeException e) {
             result = failed(settings, errorCaseName, errorJson, e);
         } catch (IOException | UncheckedIOException e) {
-            result = failed(settings, errorCaseName, errorJson, new PatchgradeException("io_error", ioMessage(e), e));
+            result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.WRITE_FAILED, ioMessage(e), e));
         } catch (RuntimeException e) {
             // A bug of ours must not leave the last build's green report in place: say what happened.
-            result = failed(settings, errorCaseName, errorJson, new PatchgradeException("unexpected_error", e
+            result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.UNEXPECTED_ERROR, e
                     + " (a defect in patchgrade: run with -X for the stack trace and report it)", e));
         } catch (Exception e) {
-            result = failed(settings, errorCaseName, errorJson, new PatchgradeException("unexpected_error", e
+            result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.UNEXPECTED_ERROR, e
                     + " (a defect in patchgrade: run with -X for the stack trace and report it)", e));
         }
         summarize(settings, log);

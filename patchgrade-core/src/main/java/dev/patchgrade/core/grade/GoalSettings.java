@@ -1,5 +1,6 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.launch.ChildEnvironment;
@@ -45,7 +46,7 @@ public record GoalSettings(
         if (environment != null) {
             environment.forEach((name, value) -> {
                 if (value == null) {
-                    throw new PatchgradeException("bad_parameter", "<environment> gives variable " + name + " no value (an empty <" + name + "/> "
+                    throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<environment> gives variable " + name + " no value (an empty <" + name + "/> "
                             + "element); write <" + name + ">value</" + name + ">, or remove it");
                 }
             });
@@ -185,7 +186,7 @@ public record GoalSettings(
         }
         for (int i = 0; i < values.size(); i++) {
             if (values.get(i) == null || values.get(i).isEmpty()) {
-                throw new PatchgradeException("bad_parameter", "<" + parameter + "> has an empty <arg></arg> (argument " + (i + 1) + " of "
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<" + parameter + "> has an empty <arg></arg> (argument " + (i + 1) + " of "
                         + values.size() + "); remove it, or give it a value: Maven cannot pass an empty argument on");
             }
         }
@@ -229,7 +230,7 @@ public record GoalSettings(
      */
     public static LaunchResult mustHaveStarted(LaunchResult result, String parameter, List<String> command) {
         if (!result.started()) {
-            throw new PatchgradeException("could_not_start", result.startFailure().describe() + ". Check <" + parameter + "> ("
+            throw new PatchgradeException(ErrorName.COULD_NOT_START, result.startFailure().describe() + ". Check <" + parameter + "> ("
                     + String.join(" ", command) + "): build the binary before this goal runs, or fix the path");
         }
         return result;

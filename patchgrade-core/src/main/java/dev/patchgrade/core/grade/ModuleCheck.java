@@ -1,5 +1,6 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.ErrorName;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.report.JsonReports;
@@ -52,7 +53,7 @@ public final class ModuleCheck {
             files = listing.filter(p -> p.getFileName().toString().startsWith("patchgrade.") && p.getFileName().toString().endsWith(".json"))
                     .sorted().toList();
         } catch (IOException e) {
-            throw new PatchgradeException("io_error", "cannot list the reports in " + reportsDirectory + ": " + e.getMessage(), e);
+            throw new PatchgradeException(ErrorName.UNREADABLE_REPORT, "cannot list the reports in " + reportsDirectory + ": " + e.getMessage(), e);
         }
         for (Path file : files) {
             JsonNode report;
@@ -63,7 +64,7 @@ public final class ModuleCheck {
                 }
                 report = JsonReports.MAPPER.readTree(file.toFile());
             } catch (IOException e) {
-                throw new PatchgradeException("unreadable_report", file + " cannot be read as a patchgrade JSON report (" + e.getMessage()
+                throw new PatchgradeException(ErrorName.UNREADABLE_REPORT, file + " cannot be read as a patchgrade JSON report (" + e.getMessage()
                         + "); delete it, or run `mvn clean verify`", e);
             }
             String name = file.getFileName().toString();

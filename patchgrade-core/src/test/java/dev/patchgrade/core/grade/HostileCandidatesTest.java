@@ -1,5 +1,7 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.hashing.Sha256;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.patchgrade.core.Fixtures;
@@ -135,11 +137,11 @@ class HostileCandidatesTest {
         GoalResult result = DigestGoal.grade(options, GradeLog.SILENT);
         assertThat(result.failures()).containsExactly(
                 "segv: sanitizer: clean -> crash; exit: 0 -> -11; stderr_sha256: " + EMPTY + " (empty) -> "
-                        + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to segv\n".getBytes(StandardCharsets.UTF_8)),
+                        + Sha256.of("about to segv\n".getBytes(StandardCharsets.UTF_8)),
                 "abort: sanitizer: clean -> crash; exit: 0 -> -6; stderr_sha256: " + EMPTY + " (empty) -> "
-                        + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to abort\n".getBytes(StandardCharsets.UTF_8)),
+                        + Sha256.of("about to abort\n".getBytes(StandardCharsets.UTF_8)),
                 "kill: sanitizer: clean -> crash; exit: 0 -> -9; stderr_sha256: " + EMPTY + " (empty) -> "
-                        + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to kill\n".getBytes(StandardCharsets.UTF_8)));
+                        + Sha256.of("about to kill\n".getBytes(StandardCharsets.UTF_8)));
         for (String how : List.of("segv", "abort", "kill")) {
             GoalSettings s = settings("envelope", "crash-" + how);
             Path envelope = Files.writeString(dir.resolve("envelope-" + how + ".json"),
