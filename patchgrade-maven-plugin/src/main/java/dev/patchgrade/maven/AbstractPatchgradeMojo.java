@@ -187,7 +187,8 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.of(project),
                 project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
         return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
-                workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId);
+                workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId)
+                .withSuggestions(MavenSuggestions.INSTANCE);
     }
 
     /** The project's base directory (the working directory where Maven gives no project). */

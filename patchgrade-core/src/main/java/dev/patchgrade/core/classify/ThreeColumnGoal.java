@@ -12,6 +12,7 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
 import dev.patchgrade.core.grade.ProjectPaths;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.launch.CapturedStream;
 import dev.patchgrade.core.launch.ChildEnvironment;
@@ -57,7 +58,8 @@ public final class ThreeColumnGoal {
     public static String freeze(GoalSettings settings, List<String> reference, Path sidecar, boolean force, GradeLog log) {
         if (Files.exists(sidecar) && !force) {
             throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, sidecar + " exists and freeze-reference does not overwrite it. If the new "
-                    + "reference was reviewed, re-run with -Dpatchgrade.force=true (or <force>true</force>) and commit the sidecar");
+                    + "reference was reviewed, re-run as `" + settings.rerecord("freeze-reference") + "` (or set "
+                    + settings.suggestions().configured(Setting.FORCE.is("true")) + ") and commit the sidecar");
         }
         Path executable = referenceExecutable(settings, reference);
         String sha = ReferenceSidecar.sha256(executable);
@@ -81,7 +83,7 @@ public final class ThreeColumnGoal {
         ExecutableCheck.Resolution resolution = ExecutableCheck.resolve(reference.get(0), settings.workingDirectory(),
                 ChildEnvironment.pinned(settings.environment()));
         if (!resolution.ok()) {
-            GoalSettings.mustHaveStarted(LaunchResult.couldNotStart(resolution.failure()), "reference", reference);
+            settings.mustHaveStarted(LaunchResult.couldNotStart(resolution.failure()), "reference", reference);
         }
         return resolution.path();
     }

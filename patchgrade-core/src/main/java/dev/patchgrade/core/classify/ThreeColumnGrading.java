@@ -79,21 +79,21 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
      * {@code null} where it is: the worst pattern of all, found before any row runs.
      */
     static DriftPattern identity(Options options, Path referenceBinary) {
-        String frozen = ReferenceSidecar.read(options.referenceDigest(), options.settings().hint("freeze-reference", "-Dpatchgrade.force=true"));
+        String frozen = ReferenceSidecar.read(options.referenceDigest(), options.settings().rerecord("freeze-reference"));
         return frozen != null && frozen.equals(ReferenceSidecar.sha256(referenceBinary)) ? null : DriftPattern.REFERENCE_IDENTITY_DRIFT;
     }
 
     private String identityMessage(Path referenceBinary) {
         String actual = ReferenceSidecar.sha256(referenceBinary);
-        String frozen = ReferenceSidecar.read(options.referenceDigest(), settings.hint("freeze-reference", "-Dpatchgrade.force=true"));
+        String frozen = ReferenceSidecar.read(options.referenceDigest(), settings.rerecord("freeze-reference"));
         if (frozen == null) {
             return "no reference sidecar at " + options.referenceDigest() + ", so the reference " + referenceBinary + " (sha256 " + actual
-                    + ") cannot be trusted as frozen. Nothing was graded. Freeze it once it is reviewed: `" + settings.hint("freeze-reference", "")
+                    + ") cannot be trusted as frozen. Nothing was graded. Freeze it once it is reviewed: `" + settings.rerun("freeze-reference")
                     + "`, and commit the sidecar";
         }
         return "the reference " + referenceBinary + " has sha256 " + actual + " but " + options.referenceDigest() + " records " + frozen
                 + ". Nothing was graded: a swapped reference makes every golden look rotten. If the new reference was reviewed, re-freeze it "
-                + "with `" + settings.hint("freeze-reference", "-Dpatchgrade.force=true") + "`";
+                + "with `" + settings.rerecord("freeze-reference") + "`";
     }
 
     @Override
@@ -131,10 +131,10 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     @Override
     protected Row gradeCase(Case c) {
         Path streams = settings.streamsDirectory().resolve(SafeNames.stem(c.id()));
-        LaunchResult reference = GoalSettings.mustHaveStarted(
+        LaunchResult reference = settings.mustHaveStarted(
                 run(referenceLauncher, options.reference(), c, streams.resolveSibling(streams.getFileName() + ".reference")),
                 "reference", options.reference());
-        LaunchResult candidate = GoalSettings.mustHaveStarted(
+        LaunchResult candidate = settings.mustHaveStarted(
                 run(candidateLauncher, options.candidate(), c, streams.resolveSibling(streams.getFileName() + ".candidate")),
                 "candidate", options.candidate());
         Comparison rule = options.comparison();

@@ -11,6 +11,7 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.BoundedTable;
@@ -201,7 +202,8 @@ final class ThreeColumnReport implements RowReport<Row>, AutoCloseable {
                 + (options.shard().all() ? "" : " (" + options.shard().label() + ")") + ":");
         table.flush();
         if (table.shown() < graded) {
-            log.info((graded - table.shown()) + " more row(s) not listed; list every row with -Dpatchgrade.verbose=true");
+            log.info((graded - table.shown()) + " more row(s) not listed; list every row with "
+                    + settings.suggestions().once(Setting.VERBOSE.is("true")));
         }
         ConsoleTable countTable = new ConsoleTable("pattern", "rows");
         counts.forEach((pattern, n) -> countTable.row(pattern.wireName(), Long.toString(n)));

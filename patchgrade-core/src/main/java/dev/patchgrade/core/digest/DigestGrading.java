@@ -83,7 +83,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     }
 
     private String rerecord() {
-        return settings.hint("record-digest", "-Dpatchgrade.force=true");
+        return settings.rerecord("record-digest");
     }
 
     @Override

@@ -9,6 +9,7 @@ import dev.patchgrade.core.digest.DigestGoal.Options;
 import dev.patchgrade.core.grade.BuildLock;
 import dev.patchgrade.core.grade.CaseRunner;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
@@ -28,8 +29,8 @@ final class DigestRecording {
     static List<DigestTuple> record(Options options, GradeLog log) {
         if (GoldStore.hasDigests(options.gold()) && !options.force()) {
             throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, options.gold() + " already holds gold digests and record-digest does not "
-                    + "overwrite them. If the new behaviour is intended, re-run as `" + options.settings().hint("record-digest", "-Dpatchgrade.force=true")
-                    + "` (or set <force>true</force>); the whole "
+                    + "overwrite them. If the new behaviour is intended, re-run as `" + options.settings().rerecord("record-digest")
+                    + "` (or set " + options.settings().suggestions().configured(Setting.FORCE.is("true")) + "); the whole "
                     + "directory is then replaced, and should be committed with the patch that changed the behaviour");
         }
         DigestGoal.validate(options);
@@ -92,7 +93,7 @@ final class DigestRecording {
             log.warn("the recorded output of " + naming.size() + " case(s) contains the project's absolute path " + basedir + ": "
                     + listed(naming) + ". These digests will drift when the project is checked out elsewhere. Add the rule "
                     + "<normalize><rule>basedir</rule></normalize> (it writes ${basedir} in place of the path), or run the command with "
-                    + "relative paths, then re-record with `" + options.settings().hint("record-digest", "-Dpatchgrade.force=true") + "`");
+                    + "relative paths, then re-record with `" + options.settings().rerecord("record-digest") + "`");
         }
     }
 

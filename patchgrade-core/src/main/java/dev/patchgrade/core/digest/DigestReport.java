@@ -10,6 +10,7 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.report.BoundedTable;
 import dev.patchgrade.core.report.CaseOutcome;
@@ -100,7 +101,7 @@ final class DigestReport implements RowReport<Row> {
                 + "\nargs: " + row.testCase().args()
                 + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "")
                 + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log) : "")
-                + "\nif the new behaviour is intended: " + settings.hint("record-digest", "-Dpatchgrade.force=true")
+                + "\nif the new behaviour is intended: " + settings.rerecord("record-digest")
                 + ", and commit the gold with the change\n";
         return CaseOutcome.failed(row.testCase().id(), seconds, row.worst().wireName(), message(row), details, out, err).keeping(kept);
     }
@@ -182,12 +183,12 @@ final class DigestReport implements RowReport<Row> {
         long hidden = graded - shown.shown();
         if (hidden > 0) {
             log.info(hidden + " more case(s) not listed (" + (graded - failed) + " passed" + (failed > shown.shown() ? ", and failures beyond the first "
-                    + TABLE_ROWS : "") + "; list every case with -Dpatchgrade.verbose=true)");
+                    + TABLE_ROWS : "") + "; list every case with " + settings.suggestions().once(Setting.VERBOSE.is("true")) + ")");
         }
         log.info("outcome: " + (failed == 0 ? "PASS, every channel matched" : "FAIL, " + failed + " of " + graded + " case(s) drifted"));
         if (failed > 0) {
             log.info("if the new behaviour is intended, re-record the gold on the known-good build with `"
-                    + settings.hint("record-digest", "-Dpatchgrade.force=true") + "` and commit it with the change");
+                    + settings.rerecord("record-digest") + "` and commit it with the change");
         }
     }
 

@@ -24,7 +24,7 @@ record DigestRun(DigestTuple tuple, LaunchResult launch) {
         LaunchResult result = launcher.launch(request);
         if (!result.started()) {
             if (options.sanitizer() == Sanitizer.NONE) {
-                GoalSettings.mustHaveStarted(result, "command", options.command());
+                options.settings().mustHaveStarted(result, "command", options.command());
             }
             // A sanitizer build that is missing or cannot run proves nothing, and must never look clean.
             return new DigestRun(new DigestTuple(c.id(), null, null, null, SanitizerClass.UNAVAILABLE.wireName(), options.buckets().bucket(0)), result);

@@ -15,6 +15,7 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
 import dev.patchgrade.core.grade.ProjectPaths;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
@@ -84,8 +85,8 @@ public final class EnvelopeGoal {
         Path file = options.envelope();
         if (Files.exists(file) && !options.force()) {
             throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, file + " exists and record-envelope does not overwrite it. If the new "
-                    + "baseline is intended, re-run as `" + options.settings().hint("record-envelope", "-Dpatchgrade.force=true")
-                    + "` (or set <force>true</force>) and commit the envelope in the same "
+                    + "baseline is intended, re-run as `" + options.settings().rerecord("record-envelope")
+                    + "` (or set " + options.settings().suggestions().configured(Setting.FORCE.is("true")) + ") and commit the envelope in the same "
                     + "commit as the patch that changed the cost");
         }
         if (options.command() == null || options.command().isEmpty()) {
@@ -107,7 +108,7 @@ public final class EnvelopeGoal {
         try (BuildLock lock = BuildLock.take(settings.outputDirectory());
                 Launcher launcher = settings.openLauncher(log, List.of(file), settings.executablesOf(options.command()))) {
             for (int i = 0; i < options.runs(); i++) {
-                runs.add(EnvelopeRun.of(GoalSettings.mustHaveStarted(launcher.launch(request), "command", options.command())));
+                runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", options.command())));
             }
             if (counter.available() && runs.stream().allMatch(EnvelopeRun::clean)) {
                 count = countInstructions(launcher, counter, request, options.settings());
@@ -182,7 +183,7 @@ public final class EnvelopeGoal {
             oracles.add(options.expectStdout());
         }
         OracleGuard guard = OracleGuard.snapshot(oracles);
-        Envelope envelope = EnvelopeFile.read(options.envelope(), log, settings.hint("record-envelope", ""));
+        Envelope envelope = EnvelopeFile.read(options.envelope(), log, settings.rerun("record-envelope"));
         List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
         if (command.isEmpty()) {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, "no command to grade: set <command> in the POM or \"cmd\" in " + options.envelope());
@@ -207,7 +208,7 @@ public final class EnvelopeGoal {
         try (Launcher launcher = settings.openLauncher(log, oracles, settings.executablesOf(command))) {
             for (int i = 0; i < options.runs(); i++) {
                 // One child at a time: a quiet machine is part of the measurement.
-                runs.add(EnvelopeRun.of(GoalSettings.mustHaveStarted(launcher.launch(request), "command", command)));
+                runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", command)));
             }
             if (counter != null && runs.stream().allMatch(EnvelopeRun::clean)) {
                 count = countInstructions(launcher, counter, request, settings);
@@ -220,7 +221,7 @@ public final class EnvelopeGoal {
         printTable(log, caseName, envelope, verdict);
         List<String> failures = verdict.accepted() ? List.of()
                 : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + failureMessage(verdict, envelope)
-                        + ". If the cost increase is intended, re-record with `" + settings.hint("record-envelope", "-Dpatchgrade.force=true") + "`"
+                        + ". If the cost increase is intended, re-record with `" + settings.rerecord("record-envelope") + "`"
                         + " and commit the envelope with the patch");
         // The worst is what the report's failure type says: the first reason, not "reject".
         return new GoalResult(failures, null, verdict.accepted() ? verdict.verdict() : verdict.reasons().get(0));
@@ -243,8 +244,9 @@ public final class EnvelopeGoal {
             throw new PatchgradeException(ErrorName.COUNTER_DRIFT, envelope.file() + ": max_instructions was counted with \""
                     + envelope.instructionCounter() + "\" but this grade would count with \"" + choice.method() + "\" (instructionCounter="
                     + options.instructionCounter().wireName() + "); the two counters disagree, so nothing was graded. Grade with "
-                    + "-Dpatchgrade.instructionCounter=" + envelope.instructionCounter() + ", or re-record the envelope with `mvn "
-                    + "patchgrade:record-envelope -Dpatchgrade.force=true -Dpatchgrade.instructionCounter=" + choice.method() + "`");
+                    + options.settings().suggestions().once(Setting.INSTRUCTION_COUNTER.is(envelope.instructionCounter()))
+                    + ", or re-record the envelope with `" + options.settings().rerun("record-envelope", Setting.FORCE.is("true"),
+                            Setting.INSTRUCTION_COUNTER.is(choice.method())) + "`");
         }
         return choice;
     }
@@ -261,7 +263,7 @@ public final class EnvelopeGoal {
         }
         if (envelope.host() == null) {
             log.warn(options.envelope() + " records no host class, so patchgrade cannot tell whether its ceilings were measured on a machine"
-                    + " like this one; re-record it with `" + options.settings().hint("record-envelope", "-Dpatchgrade.force=true") + "` to add one");
+                    + " like this one; re-record it with `" + options.settings().rerecord("record-envelope") + "` to add one");
         }
         String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
         List<String> differences = HostCheck.differences(envelope, HostInfo.detect(options.hostClass()), toolchain);
@@ -411,7 +413,7 @@ public final class EnvelopeGoal {
         }
         text.append("runs: ").append(verdict.runs().size()).append(" (each figure graded is the minimum over the runs)\n");
         text.append("full output of the last run: ").append(settings.streamsDirectory().resolve("run.stdout")).append(" and .stderr\n");
-        text.append("if the cost increase is intended: ").append(settings.hint("record-envelope", "-Dpatchgrade.force=true")).append(", and commit ")
+        text.append("if the cost increase is intended: ").append(settings.rerecord("record-envelope")).append(", and commit ")
                 .append(envelope.file().getFileName()).append(" with the patch\n");
         return text.toString();
     }

@@ -54,7 +54,7 @@ class BadInputTest {
         PatchgradeException e = recordError(cases, List.of(Fixtures.command("no-shebang")));
         assertThat(e.errorName()).isEqualTo("could_not_start");
         assertThat(e.getMessage()).isEqualTo(Fixtures.command("no-shebang") + ": not a program this system can run (no #! line and not a "
-                + "binary; it is not run through /bin/sh). Check <command> (" + Fixtures.command("no-shebang")
+                + "binary; it is not run through /bin/sh). Check the command setting (" + Fixtures.command("no-shebang")
                 + "): build the binary before this goal runs, or fix the path");
         assertThat(dir.resolve("gold")).doesNotExist();
     }
@@ -119,7 +119,7 @@ class BadInputTest {
                 List.of(Fixtures.command("crash")), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("malformed_sidecar");
         assertThat(result.error().getMessage()).isEqualTo(sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
-                + "(found \"md5: 0123\"). Re-create it with `mvn patchgrade:freeze-reference@bad -Dpatchgrade.force=true` after reviewing the reference");
+                + "(found \"md5: 0123\"). Re-create it with `run freeze-reference for execution bad with force=true` after reviewing the reference");
         assertThat(Files.readString(sidecar)).isEqualTo("md5: 0123\n");
     }
 
@@ -154,7 +154,7 @@ class BadInputTest {
         String missing = dir.resolve("bin/cand_billing").toString();
         GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash")), List.of(missing),
                 sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
-        assertThat(result.error().getMessage()).isEqualTo(missing + ": not found (no file at " + missing + "). Check <candidate> (" + missing
+        assertThat(result.error().getMessage()).isEqualTo(missing + ": not found (no file at " + missing + "). Check the candidate setting (" + missing
                 + "): build the binary before this goal runs, or fix the path");
     }
 }

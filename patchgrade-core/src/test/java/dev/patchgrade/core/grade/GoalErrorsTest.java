@@ -83,7 +83,7 @@ class GoalErrorsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(
                 () -> DigestGoal.record(digest(cases, gold, List.of(Fixtures.command("crash"), "exit:0"), null), GradeLog.SILENT))
                 .isInstanceOf(dev.patchgrade.core.PatchgradeException.class)
-                .hasMessageContaining(gold.toString()).hasMessageContaining("-Dpatchgrade.force=true")
+                .hasMessageContaining(gold.toString()).hasMessageContaining("with force=true")
                 .extracting(e -> ((dev.patchgrade.core.PatchgradeException) e).errorName()).isEqualTo("refused_overwrite");
         assertThat(Files.readString(file)).isEqualTo("{\"hand\": true}");
         assertThat(gold.toFile().list()).containsExactly("hand.json");

@@ -123,7 +123,7 @@ class RealProjectTest {
         Captured quiet = new Captured(false);
         DigestGoal.grade(digest(settings("digest", dir, Map.of()), dir, command, 5, List.of(), false), quiet);
         assertThat(quiet.info).noneMatch(line -> line.startsWith("one ")).contains(
-                "2 more case(s) not listed (2 passed; list every case with -Dpatchgrade.verbose=true)", "outcome: PASS, every channel matched");
+                "2 more case(s) not listed (2 passed; list every case with verbose=true)", "outcome: PASS, every channel matched");
         Captured verbose = new Captured(true);
         DigestGoal.grade(digest(settings("digest", dir, Map.of()), dir, command, 5, List.of(), false), verbose);
         assertThat(verbose.info).anyMatch(line -> line.matches("one +pass *")).anyMatch(line -> line.matches("two +pass *"));
@@ -167,7 +167,7 @@ class RealProjectTest {
         assertThat(raw.warnings).containsExactly("the recorded output of 1 case(s) contains the project's absolute path " + dir + ": where. "
                 + "These digests will drift when the project is checked out elsewhere. Add the rule <normalize><rule>basedir</rule></normalize> "
                 + "(it writes ${basedir} in place of the path), or run the command with relative paths, then re-record with "
-                + "`mvn patchgrade:record-digest@lua -Dpatchgrade.force=true`");
+                + "`run record-digest for execution lua with force=true`");
 
         Captured ruled = new Captured(false);
         DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, command, 5, List.of(NormalizeRule.basedir(dir)), true), ruled);
@@ -207,7 +207,7 @@ class RealProjectTest {
                 "summary: candidate_regression (reference=" + shownGold + " candidate=" + shownCandidate + " golden=" + shownGold + ")",
                 "unexpected-exit: nonzero_exit (reference exit 2, candidate exit 2)");
         assertThat(log.console()).contains("summary  ").contains("candidate=" + shownCandidate).doesNotContain("usage-error  pass_all_agree")
-                .contains("1 more row(s) not listed; list every row with -Dpatchgrade.verbose=true");
+                .contains("1 more row(s) not listed; list every row with verbose=true");
         assertThat(log.info).anyMatch(l -> l.matches("pass_all_agree +1"));
         assertThat(Files.readString(settings.reportsDirectory().resolve("index.html"))).contains("0x5f3b");
     }
@@ -232,10 +232,10 @@ class RealProjectTest {
         List<String> command = List.of(Fixtures.command("case_probe"));
         DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, command, 5, List.of(), false), GradeLog.SILENT);
         assertThatThrownBy(() -> DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, command, 5, List.of(), false), GradeLog.SILENT))
-                .hasMessageContaining("re-run as `mvn patchgrade:record-digest@lua -Dpatchgrade.force=true`");
+                .hasMessageContaining("re-run as `run record-digest for execution lua with force=true`");
         Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"one\",\"args\":[\"1\"]}\n{\"id\":\"two\",\"args\":[\"2\"]}\n");
         GoalResult drift = DigestGoal.grade(digest(settings("digest", dir, Map.of()), dir, command, 5, List.of(), false), GradeLog.SILENT);
-        assertThat(drift.error().getMessage()).contains("`mvn patchgrade:record-digest@lua -Dpatchgrade.force=true`");
+        assertThat(drift.error().getMessage()).contains("`run record-digest for execution lua with force=true`");
     }
 
     @Test
