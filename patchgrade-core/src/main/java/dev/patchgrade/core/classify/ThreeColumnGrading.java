@@ -9,7 +9,6 @@ import dev.patchgrade.core.classify.ThreeColumnGoal.Options;
 import dev.patchgrade.core.digest.SafeNames;
 import dev.patchgrade.core.grade.CaseGrading;
 import dev.patchgrade.core.grade.RowReport;
-import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.launch.CapturedStream;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;

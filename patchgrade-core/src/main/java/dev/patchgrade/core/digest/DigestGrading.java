@@ -8,7 +8,6 @@ import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.digest.DigestGoal.Options;
 import dev.patchgrade.core.grade.CaseGrading;
 import dev.patchgrade.core.grade.RowReport;
-import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;

@@ -47,7 +47,8 @@ public final class EnvelopeGrader {
             }
         }
         for (EnvelopeRun run : runs) {
-            if (!run.timedOut() && run.signal() != null && !"SIGXFSZ".equals(run.signal())) {
+            // A run stopped at the output cap got its signal for that: output_limit says so, not the signal.
+            if (!run.timedOut() && run.signal() != null && !run.outputLimited()) {
                 reasons.add("signal_" + run.signal());
             }
         }

@@ -55,7 +55,6 @@ public abstract class CaseGrading<C, R> {
     /** The JSON head of an error report. */
     protected abstract Map<String, Object> errorHead(PatchgradeException error);
 
-
     /** Everything around the goal's steps: reports, the lock and the error handling are {@link GoalRun}'s. */
     public final GoalResult grade(GradeLog log) {
         return GoalRun.grade(settings, settings.suiteName(shard), this::errorHead, log, () -> run(log));
