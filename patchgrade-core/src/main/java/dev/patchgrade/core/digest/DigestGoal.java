@@ -16,6 +16,9 @@ public final class DigestGoal {
     private DigestGoal() {}
 
     /**
+     * Everything a digest execution is told. Build one with {@link #builder}: the parameters have the
+     * defaults the goals document, and a call names what it sets.
+     *
      * @param keepAll keep the full streams and the candidate digest of every case; by default only of those that drifted
      */
     public record Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
@@ -29,11 +32,8 @@ public final class DigestGoal {
             }
         }
 
-        public Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
-                TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
-                boolean force, int timeSamples, double timeBucketSlack, int goldExcerptBytes) {
-            this(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize, parallel, shard,
-                    force, timeSamples, timeBucketSlack, goldExcerptBytes, false);
+        public static Builder builder(GoalSettings settings) {
+            return new Builder(settings);
         }
 
         /** These options, keeping the streams and candidate digest of every case, not only of those that drifted. */
@@ -41,29 +41,115 @@ public final class DigestGoal {
             return new Options(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize,
                     parallel, shard, force, timeSamples, timeBucketSlack, goldExcerptBytes, all);
         }
+    }
 
-        /** Options with the default time samples, time slack and gold excerpts. */
-        public Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
-                TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
-                boolean force) {
-            this(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize, parallel, shard,
-                    force, DEFAULT_TIME_SAMPLES, TimeBuckets.DEFAULT_SLACK, StreamExcerpts.DEFAULT_BYTES);
+    /** Options with the documented defaults; {@code cases}, {@code gold} and {@code command} have none. */
+    public static final class Builder {
+        private final GoalSettings settings;
+        private Path cases;
+        private Path gold;
+        private List<String> command;
+        private Sanitizer sanitizer = Sanitizer.NONE;
+        private int timeoutSeconds = 5;
+        private TimeBuckets buckets = TimeBuckets.parse(TimeBuckets.DEFAULT);
+        private int timeBucketReruns = 3;
+        private String compiler;
+        private List<NormalizeRule> normalize = List.of();
+        private int parallel = Runtime.getRuntime().availableProcessors();
+        private Shard shard = Shard.ALL;
+        private boolean force;
+        private int timeSamples = DEFAULT_TIME_SAMPLES;
+        private double timeBucketSlack = TimeBuckets.DEFAULT_SLACK;
+        private int goldExcerptBytes = StreamExcerpts.DEFAULT_BYTES;
+        private boolean keepAll;
+
+        private Builder(GoalSettings settings) {
+            this.settings = settings;
         }
 
-        /** Options with the default time samples and slack. */
-        public Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
-                TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
-                boolean force, int goldExcerptBytes) {
-            this(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize, parallel, shard,
-                    force, DEFAULT_TIME_SAMPLES, TimeBuckets.DEFAULT_SLACK, goldExcerptBytes);
+        public Builder cases(Path value) {
+            cases = value;
+            return this;
         }
 
-        /** Options with the default gold excerpts. */
-        public Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
-                TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
-                boolean force, int timeSamples, double timeBucketSlack) {
-            this(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize, parallel, shard,
-                    force, timeSamples, timeBucketSlack, StreamExcerpts.DEFAULT_BYTES);
+        public Builder gold(Path value) {
+            gold = value;
+            return this;
+        }
+
+        public Builder command(List<String> value) {
+            command = value;
+            return this;
+        }
+
+        public Builder sanitizer(Sanitizer value) {
+            sanitizer = value;
+            return this;
+        }
+
+        public Builder timeoutSeconds(int value) {
+            timeoutSeconds = value;
+            return this;
+        }
+
+        public Builder buckets(TimeBuckets value) {
+            buckets = value;
+            return this;
+        }
+
+        public Builder timeBucketReruns(int value) {
+            timeBucketReruns = value;
+            return this;
+        }
+
+        public Builder compiler(String value) {
+            compiler = value;
+            return this;
+        }
+
+        public Builder normalize(List<NormalizeRule> value) {
+            normalize = value;
+            return this;
+        }
+
+        public Builder parallel(int value) {
+            parallel = value;
+            return this;
+        }
+
+        public Builder shard(Shard value) {
+            shard = value;
+            return this;
+        }
+
+        public Builder force(boolean value) {
+            force = value;
+            return this;
+        }
+
+        public Builder timeSamples(int value) {
+            timeSamples = value;
+            return this;
+        }
+
+        public Builder timeBucketSlack(double value) {
+            timeBucketSlack = value;
+            return this;
+        }
+
+        public Builder goldExcerptBytes(int value) {
+            goldExcerptBytes = value;
+            return this;
+        }
+
+        public Builder keepAll(boolean value) {
+            keepAll = value;
+            return this;
+        }
+
+        public Options build() {
+            return new Options(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize,
+                    parallel, shard, force, timeSamples, timeBucketSlack, goldExcerptBytes, keepAll);
         }
     }
 

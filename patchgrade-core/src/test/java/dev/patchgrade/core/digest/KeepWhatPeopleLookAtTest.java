@@ -27,8 +27,15 @@ class KeepWhatPeopleLookAtTest {
     private DigestGoal.Options options(String execution, List<String> command) throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "a\nb\nc\n");
         GoalSettings settings = new GoalSettings("digest", execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        return new DigestGoal.Options(settings, cases, dir.resolve("gold"), command, Sanitizer.NONE, 5, TimeBuckets.parse("off"), 0, null,
-                List.of(), 2, Shard.ALL, false);
+        return DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(dir.resolve("gold"))
+                .command(command)
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse("off"))
+                .timeBucketReruns(0)
+                .parallel(2)
+                .build();
     }
 
     private static List<String> names(Path directory) throws Exception {

@@ -35,8 +35,15 @@ class BadInputTest {
     }
 
     private DigestGoal.Options digest(Path cases, List<String> command) {
-        return new DigestGoal.Options(settings("digest"), cases, dir.resolve("gold"), command, Sanitizer.NONE, 5, TimeBuckets.parse(WIDE_BUCKET), 0,
-                null, List.of(), 2, Shard.ALL, false);
+        return DigestGoal.Options.builder(settings("digest"))
+                .cases(cases)
+                .gold(dir.resolve("gold"))
+                .command(command)
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .parallel(2)
+                .build();
     }
 
     private PatchgradeException recordError(Path cases, List<String> command) {

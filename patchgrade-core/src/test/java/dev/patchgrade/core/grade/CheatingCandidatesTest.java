@@ -85,8 +85,15 @@ class CheatingCandidatesTest {
         if (!Files.exists(cases)) {
             Files.writeString(cases, "hello\n");
         }
-        return new DigestGoal.Options(settings, cases, dir.resolve("gold"), command, Sanitizer.NONE, 5, TimeBuckets.parse("60000"), 0, null,
-                List.of(), 1, Shard.ALL, false);
+        return DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(dir.resolve("gold"))
+                .command(command)
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse("60000"))
+                .timeBucketReruns(0)
+                .parallel(1)
+                .build();
     }
 
     @Test

@@ -44,8 +44,16 @@ class GoalErrorsTest {
     }
 
     private DigestGoal.Options digest(Path cases, Path gold, List<String> command, String compiler) {
-        return new DigestGoal.Options(settings, cases, gold, command, Sanitizer.NONE, 5, TimeBuckets.parse(WIDE_BUCKET), 3, compiler, List.of(), 2,
-                Shard.ALL, false);
+        return DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(gold)
+                .command(command)
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(3)
+                .compiler(compiler)
+                .parallel(2)
+                .build();
     }
 
     private void assertReportsNameTheError(GoalSettings s, String type) throws Exception {
@@ -126,8 +134,16 @@ class GoalErrorsTest {
     void goldRecordedUnderOtherNormalizeRulesIsNotCompared() throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "exit:0\n");
         List<dev.patchgrade.core.digest.NormalizeRule> rules = List.of(new dev.patchgrade.core.digest.NormalizeRule("0x[0-9a-f]+", "0xADDR"));
-        DigestGoal.Options recording = new DigestGoal.Options(settings, cases, dir.resolve("gold"), List.of(Fixtures.command("crash")),
-                Sanitizer.NONE, 5, TimeBuckets.parse(WIDE_BUCKET), 0, null, rules, 1, Shard.ALL, false);
+        DigestGoal.Options recording = DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(dir.resolve("gold"))
+                .command(List.of(Fixtures.command("crash")))
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .normalize(rules)
+                .parallel(1)
+                .build();
         DigestGoal.record(recording, GradeLog.SILENT);
         assertThat(DigestGoal.grade(recording, GradeLog.SILENT).failures()).isEmpty();
         GoalResult unfiltered = DigestGoal.grade(digest(cases, dir.resolve("gold"), List.of(Fixtures.command("crash")), null), GradeLog.SILENT);

@@ -63,13 +63,32 @@ class HostileCandidatesTest {
         }
         Path casesFile = Files.writeString(dir.resolve(execution + ".txt"), cases);
         GoldStore.replace(dir.resolve(execution + "-gold"), gold, null, List.of());
-        return new DigestGoal.Options(settings("digest", execution), casesFile, dir.resolve(execution + "-gold"), command, Sanitizer.NONE, timeoutSeconds,
-                TimeBuckets.parse(WIDE_BUCKET), 0, null, List.of(), 2, Shard.ALL, false);
+        return DigestGoal.Options.builder(settings("digest", execution))
+                .cases(casesFile)
+                .gold(dir.resolve(execution + "-gold"))
+                .command(command)
+                .timeoutSeconds(timeoutSeconds)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .parallel(2)
+                .build();
     }
 
     private static DigestGoal.Options withSettings(DigestGoal.Options o, GoalSettings settings) {
-        return new DigestGoal.Options(settings, o.cases(), o.gold(), o.command(), o.sanitizer(), o.timeoutSeconds(), o.buckets(),
-                o.timeBucketReruns(), o.compiler(), o.normalize(), o.parallel(), o.shard(), o.force());
+        return DigestGoal.Options.builder(settings)
+                .cases(o.cases())
+                .gold(o.gold())
+                .command(o.command())
+                .sanitizer(o.sanitizer())
+                .timeoutSeconds(o.timeoutSeconds())
+                .buckets(o.buckets())
+                .timeBucketReruns(o.timeBucketReruns())
+                .compiler(o.compiler())
+                .normalize(o.normalize())
+                .parallel(o.parallel())
+                .shard(o.shard())
+                .force(o.force())
+                .build();
     }
 
     private record Timed(GoalResult result, long millis) {}

@@ -76,8 +76,17 @@ class RealProjectTest {
     }
 
     private DigestGoal.Options digest(GoalSettings settings, Path project, List<String> command, int timeout, List<NormalizeRule> normalize, boolean force) {
-        return new DigestGoal.Options(settings, project.resolve("cases.jsonl"), project.resolve("gold"), command, Sanitizer.NONE, timeout,
-                TimeBuckets.parse(WIDE_BUCKET), 0, null, normalize, 2, Shard.ALL, force);
+        return DigestGoal.Options.builder(settings)
+                .cases(project.resolve("cases.jsonl"))
+                .gold(project.resolve("gold"))
+                .command(command)
+                .timeoutSeconds(timeout)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .normalize(normalize)
+                .parallel(2)
+                .force(force)
+                .build();
     }
 
     private static JsonNode json(Path file) throws Exception {

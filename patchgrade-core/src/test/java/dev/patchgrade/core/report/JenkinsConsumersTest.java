@@ -80,8 +80,16 @@ class JenkinsConsumersTest {
     }
 
     private static DigestGoal.Options options(GoalSettings settings, Path cases) {
-        return new DigestGoal.Options(settings, cases, dir.resolve("gold"), List.of(Fixtures.command("hostile_output")), Sanitizer.NONE, 5,
-                TimeBuckets.parse(WIDE_BUCKET), 0, null, List.of(), 2, Shard.ALL, true);
+        return DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(dir.resolve("gold"))
+                .command(List.of(Fixtures.command("hostile_output")))
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .parallel(2)
+                .force(true)
+                .build();
     }
 
     @Test
