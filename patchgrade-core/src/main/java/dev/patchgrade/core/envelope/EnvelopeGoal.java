@@ -21,37 +21,169 @@ import java.util.Map;
 public final class EnvelopeGoal {
     private EnvelopeGoal() {}
 
+    /** What {@code record-envelope} is told; build it with {@link #recording}. */
     public record RecordOptions(GoalSettings settings, Path envelope, List<String> command, int timeoutSeconds,
             Slack slack, boolean force, String compiler, int runs, String hostClass, CounterMode instructionCounter,
-            int instructionSlackPercent) {
-        public RecordOptions(GoalSettings settings, Path envelope, List<String> command, int timeoutSeconds, Slack slack, boolean force,
-                String compiler, int runs, String hostClass) {
-            this(settings, envelope, command, timeoutSeconds, slack, force, compiler, runs, hostClass, CounterMode.AUTO,
-                    DEFAULT_INSTRUCTION_SLACK_PERCENT);
-        }
-    }
+            int instructionSlackPercent) {}
 
-    /** @param shard the envelope runs on the one shard its execution id hashes to, so N agents grade it once */
+    /**
+     * What {@code envelope} is told; build it with {@link #grading}.
+     *
+     * @param shard the envelope runs on the one shard its execution id hashes to, so N agents grade it once
+     */
     public record GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
             int runs, HostCheck hostCheck, String hostClass, String compiler, Shard shard, CounterMode instructionCounter) {
         public GradeOptions {
             shard = shard == null ? Shard.ALL : shard;
             instructionCounter = instructionCounter == null ? CounterMode.AUTO : instructionCounter;
         }
+    }
 
-        public GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
-                int runs, HostCheck hostCheck, String hostClass, String compiler) {
-            this(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, Shard.ALL, CounterMode.AUTO);
+    public static RecordBuilder recording(GoalSettings settings) {
+        return new RecordBuilder(settings);
+    }
+
+    public static GradeBuilder grading(GoalSettings settings) {
+        return new GradeBuilder(settings);
+    }
+
+    /** Recording options with the documented defaults; {@code envelope} and {@code command} have none. */
+    public static final class RecordBuilder {
+        private final GoalSettings settings;
+        private Path envelope;
+        private List<String> command;
+        private int timeoutSeconds = 5;
+        private Slack slack = Slack.DEFAULT;
+        private boolean force;
+        private String compiler;
+        private int runs = 1;
+        private String hostClass;
+        private CounterMode instructionCounter = CounterMode.AUTO;
+        private int instructionSlackPercent = DEFAULT_INSTRUCTION_SLACK_PERCENT;
+
+        private RecordBuilder(GoalSettings settings) {
+            this.settings = settings;
         }
 
-        public GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
-                int runs, HostCheck hostCheck, String hostClass, String compiler, Shard shard) {
-            this(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, shard, CounterMode.AUTO);
+        public RecordBuilder envelope(Path value) {
+            envelope = value;
+            return this;
         }
 
-        public GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
-                int runs, HostCheck hostCheck, String hostClass, String compiler, CounterMode instructionCounter) {
-            this(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, Shard.ALL, instructionCounter);
+        public RecordBuilder command(List<String> value) {
+            command = value;
+            return this;
+        }
+
+        public RecordBuilder timeoutSeconds(int value) {
+            timeoutSeconds = value;
+            return this;
+        }
+
+        public RecordBuilder slack(Slack value) {
+            slack = value;
+            return this;
+        }
+
+        public RecordBuilder force(boolean value) {
+            force = value;
+            return this;
+        }
+
+        public RecordBuilder compiler(String value) {
+            compiler = value;
+            return this;
+        }
+
+        public RecordBuilder runs(int value) {
+            runs = value;
+            return this;
+        }
+
+        public RecordBuilder hostClass(String value) {
+            hostClass = value;
+            return this;
+        }
+
+        public RecordBuilder instructionCounter(CounterMode value) {
+            instructionCounter = value;
+            return this;
+        }
+
+        public RecordBuilder instructionSlackPercent(int value) {
+            instructionSlackPercent = value;
+            return this;
+        }
+
+        public RecordOptions build() {
+            return new RecordOptions(settings, envelope, command, timeoutSeconds, slack, force, compiler, runs, hostClass, instructionCounter, instructionSlackPercent);
+        }
+    }
+
+    /** Grading options with the documented defaults; {@code envelope} has none. */
+    public static final class GradeBuilder {
+        private final GoalSettings settings;
+        private Path envelope;
+        private List<String> command;
+        private Path expectStdout;
+        private int runs = 1;
+        private HostCheck hostCheck = HostCheck.FAIL;
+        private String hostClass;
+        private String compiler;
+        private Shard shard = Shard.ALL;
+        private CounterMode instructionCounter = CounterMode.AUTO;
+
+        private GradeBuilder(GoalSettings settings) {
+            this.settings = settings;
+        }
+
+        public GradeBuilder envelope(Path value) {
+            envelope = value;
+            return this;
+        }
+
+        public GradeBuilder command(List<String> value) {
+            command = value;
+            return this;
+        }
+
+        public GradeBuilder expectStdout(Path value) {
+            expectStdout = value;
+            return this;
+        }
+
+        public GradeBuilder runs(int value) {
+            runs = value;
+            return this;
+        }
+
+        public GradeBuilder hostCheck(HostCheck value) {
+            hostCheck = value;
+            return this;
+        }
+
+        public GradeBuilder hostClass(String value) {
+            hostClass = value;
+            return this;
+        }
+
+        public GradeBuilder compiler(String value) {
+            compiler = value;
+            return this;
+        }
+
+        public GradeBuilder shard(Shard value) {
+            shard = value;
+            return this;
+        }
+
+        public GradeBuilder instructionCounter(CounterMode value) {
+            instructionCounter = value;
+            return this;
+        }
+
+        public GradeOptions build() {
+            return new GradeOptions(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, shard, instructionCounter);
         }
     }
 

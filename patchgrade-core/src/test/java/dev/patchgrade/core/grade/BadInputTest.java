@@ -141,8 +141,11 @@ class BadInputTest {
     void envelopeErrorsLeaveNoHalfWrittenFiles() throws Exception {
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 0, \"max_rss_kb\": 1, \"max_user_us\": 1}");
         GoalSettings s = settings("envelope");
-        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("crash")), null, 1,
-                HostCheck.FAIL, null, null), GradeLog.SILENT);
+        GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                .envelope(envelope)
+                .command(List.of(Fixtures.command("crash")))
+                .hostCheck(HostCheck.FAIL)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().getMessage()).isEqualTo(envelope + ": key \"timeout_s\" must be a number of seconds from 0.001 to 86400 (one day) (found 0); "
                 + "give the wall-clock cap of one run, e.g. \"timeout_s\": 5");
         try (Stream<Path> files = Files.list(s.reportsDirectory())) {

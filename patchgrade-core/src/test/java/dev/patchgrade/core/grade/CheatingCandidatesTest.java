@@ -111,7 +111,7 @@ class CheatingCandidatesTest {
     void aCandidateCannotRewriteAReportWrittenEarlierInTheBuild() throws Exception {
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}");
         GoalSettings first = settings("envelope", "first", SandboxSpec.Mode.REQUIRED);
-        EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(first, envelope, List.of("/bin/true"), null, 1, HostCheck.IGNORE, null, null),
+        EnvelopeGoal.grade(EnvelopeGoal.grading(first).envelope(envelope).command(List.of("/bin/true")).hostCheck(HostCheck.IGNORE).build(),
                 GradeLog.SILENT);
         String before = Files.readString(first.xmlReport());
         List<String> rewrite = List.of(Fixtures.command("tamper_file"), first.xmlReport().toString());

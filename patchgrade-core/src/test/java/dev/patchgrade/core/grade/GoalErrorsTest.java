@@ -101,8 +101,11 @@ class GoalErrorsTest {
     void aMalformedEnvelopeNamesTheKeyAndValue() throws Exception {
         GoalSettings s = settings("envelope");
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": \"8M\", \"max_user_us\": 1}");
-        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("crash")), null, 1,
-                HostCheck.FAIL, null, null), GradeLog.SILENT);
+        GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                .envelope(envelope)
+                .command(List.of(Fixtures.command("crash")))
+                .hostCheck(HostCheck.FAIL)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().getMessage()).isEqualTo(envelope + ": key \"max_rss_kb\" must be a non-negative whole number (KB) (found \"8M\")");
         assertReportsNameTheError(s, "malformed_envelope");
     }
@@ -111,8 +114,11 @@ class GoalErrorsTest {
     void aDirectoryAsBinaryIsNotExecutable() throws Exception {
         GoalSettings s = settings("envelope");
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 100000, \"max_user_us\": 1000000}");
-        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(dir.toString()), null, 1,
-                HostCheck.FAIL, null, null), GradeLog.SILENT);
+        GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                .envelope(envelope)
+                .command(List.of(dir.toString()))
+                .hostCheck(HostCheck.FAIL)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("could_not_start");
         assertThat(result.error().getMessage()).contains("not executable (it is a directory)");
     }

@@ -165,8 +165,11 @@ class HostileCandidatesTest {
             GoalSettings s = settings("envelope", "crash-" + how);
             Path envelope = Files.writeString(dir.resolve("envelope-" + how + ".json"),
                     "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}");
-            GoalResult graded = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("crash"), how), null, 1,
-                    HostCheck.IGNORE, null, null), GradeLog.SILENT);
+            GoalResult graded = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                    .envelope(envelope)
+                    .command(List.of(Fixtures.command("crash"), how))
+                    .hostCheck(HostCheck.IGNORE)
+                    .build(), GradeLog.SILENT);
             assertThat(graded.failures()).singleElement().asString()
                     .contains("signal_SIG" + Map.of("segv", "SEGV", "abort", "ABRT", "kill", "KILL").get(how));
             wellFormed(s);
@@ -228,14 +231,20 @@ class HostileCandidatesTest {
         String text = "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}";
         Path envelope = Files.writeString(dir.resolve("envelope.json"), text);
         if (dev.patchgrade.core.SandboxAvailability.available()) {
-            GoalResult inSandbox = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings("envelope", "tamper"), envelope,
-                    List.of(Fixtures.command("tamper_file"), envelope.toString()), null, 1, HostCheck.IGNORE, null, null), GradeLog.SILENT);
+            GoalResult inSandbox = EnvelopeGoal.grade(EnvelopeGoal.grading(settings("envelope", "tamper"))
+                    .envelope(envelope)
+                    .command(List.of(Fixtures.command("tamper_file"), envelope.toString()))
+                    .hostCheck(HostCheck.IGNORE)
+                    .build(), GradeLog.SILENT);
             assertThat(inSandbox.error()).isNull();
             assertThat(Files.readString(envelope)).isEqualTo(text);
         }
         GoalSettings s = unsandboxed(settings("envelope", "tamper"));
-        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("tamper_file"), envelope.toString()),
-                null, 1, HostCheck.IGNORE, null, null), GradeLog.SILENT);
+        GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                .envelope(envelope)
+                .command(List.of(Fixtures.command("tamper_file"), envelope.toString()))
+                .hostCheck(HostCheck.IGNORE)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
         assertThat(result.error().getMessage()).contains("envelope.json");
         wellFormed(s);

@@ -61,9 +61,9 @@ class JenkinsConsumersTest {
         // The same hostile output through the other two goals, into the same reports directory.
         GoalSettings envelopeSettings = new GoalSettings("envelope", "hostile", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 1, \"max_user_us\": 1}");
-        assertThat(dev.patchgrade.core.envelope.EnvelopeGoal.grade(new dev.patchgrade.core.envelope.EnvelopeGoal.GradeOptions(envelopeSettings,
-                envelope, List.of(Fixtures.command("hostile_output"), "loud"), null, 1, dev.patchgrade.core.envelope.HostCheck.IGNORE, null, null),
-                GradeLog.SILENT).failures()).hasSize(1);
+        assertThat(dev.patchgrade.core.envelope.EnvelopeGoal.grade(dev.patchgrade.core.envelope.EnvelopeGoal.grading(envelopeSettings)
+                .envelope(envelope).command(List.of(Fixtures.command("hostile_output"), "loud"))
+                .hostCheck(dev.patchgrade.core.envelope.HostCheck.IGNORE).build(), GradeLog.SILENT).failures()).hasSize(1);
         GoalSettings columns = new GoalSettings("three-column", "hostile", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
         Path sidecar = dir.resolve("reference.sha256");
         dev.patchgrade.core.classify.ThreeColumnGoal.freeze(columns, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
