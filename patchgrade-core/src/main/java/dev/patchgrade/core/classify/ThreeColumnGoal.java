@@ -23,13 +23,81 @@ public final class ThreeColumnGoal {
     private ThreeColumnGoal() {}
 
     /**
+     * What {@code three-column} is told; build it with {@link #builder}.
+     *
      * @param keepAll keep the full streams of every row; by default only of the rows that did not pass
      */
     public record Options(GoalSettings settings, Path cases, List<String> reference, List<String> candidate, Path referenceDigest,
-            Comparison comparison, int timeoutSeconds, int parallel, Shard shard, boolean keepAll) {
-        public Options(GoalSettings settings, Path cases, List<String> reference, List<String> candidate, Path referenceDigest,
-                Comparison comparison, int timeoutSeconds, int parallel, Shard shard) {
-            this(settings, cases, reference, candidate, referenceDigest, comparison, timeoutSeconds, parallel, shard, false);
+            Comparison comparison, int timeoutSeconds, int parallel, Shard shard, boolean keepAll) {}
+
+    public static Builder builder(GoalSettings settings) {
+        return new Builder(settings);
+    }
+
+    /** Options with the documented defaults; {@code cases}, {@code reference}, {@code candidate} and {@code referenceDigest} have none. */
+    public static final class Builder {
+        private final GoalSettings settings;
+        private Path cases;
+        private List<String> reference;
+        private List<String> candidate;
+        private Path referenceDigest;
+        private Comparison comparison = Comparison.parse("trim");
+        private int timeoutSeconds = 5;
+        private int parallel = Runtime.getRuntime().availableProcessors();
+        private Shard shard = Shard.ALL;
+        private boolean keepAll;
+
+        private Builder(GoalSettings settings) {
+            this.settings = settings;
+        }
+
+        public Builder cases(Path value) {
+            cases = value;
+            return this;
+        }
+
+        public Builder reference(List<String> value) {
+            reference = value;
+            return this;
+        }
+
+        public Builder candidate(List<String> value) {
+            candidate = value;
+            return this;
+        }
+
+        public Builder referenceDigest(Path value) {
+            referenceDigest = value;
+            return this;
+        }
+
+        public Builder comparison(Comparison value) {
+            comparison = value;
+            return this;
+        }
+
+        public Builder timeoutSeconds(int value) {
+            timeoutSeconds = value;
+            return this;
+        }
+
+        public Builder parallel(int value) {
+            parallel = value;
+            return this;
+        }
+
+        public Builder shard(Shard value) {
+            shard = value;
+            return this;
+        }
+
+        public Builder keepAll(boolean value) {
+            keepAll = value;
+            return this;
+        }
+
+        public Options build() {
+            return new Options(settings, cases, reference, candidate, referenceDigest, comparison, timeoutSeconds, parallel, shard, keepAll);
         }
     }
 

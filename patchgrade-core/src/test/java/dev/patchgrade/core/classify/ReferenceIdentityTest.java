@@ -22,8 +22,15 @@ class ReferenceIdentityTest {
         GoalSettings settings = new GoalSettings("three-column", "id", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
         Path sidecar = dir.resolve("reference.sha256");
         ThreeColumnGoal.freeze(settings, List.of("/bin/echo"), sidecar, false, GradeLog.SILENT);
-        ThreeColumnGoal.Options frozen = new ThreeColumnGoal.Options(settings, dir.resolve("cases.jsonl"), List.of("/bin/echo"),
-                List.of("/bin/echo"), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL);
+        ThreeColumnGoal.Options frozen = ThreeColumnGoal.builder(settings)
+                .cases(dir.resolve("cases.jsonl"))
+                .reference(List.of("/bin/echo"))
+                .candidate(List.of("/bin/echo"))
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build();
         assertThat(ThreeColumnGrading.identity(frozen, Path.of("/bin/echo"))).isNull();
         assertThat(ThreeColumnGrading.identity(frozen, Path.of("/bin/cat"))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
         Files.delete(sidecar);

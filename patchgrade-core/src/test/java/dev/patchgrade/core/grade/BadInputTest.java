@@ -122,8 +122,15 @@ class BadInputTest {
     void aSidecarInTheWrongFormat() throws Exception {
         Path sidecar = Files.writeString(dir.resolve("reference.sha256"), "md5: 0123\n");
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[],\"golden\":\"\"}\n");
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(settings("three-column"), cases, List.of(Fixtures.command("crash")),
-                List.of(Fixtures.command("crash")), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings("three-column"))
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash")))
+                .candidate(List.of(Fixtures.command("crash")))
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("malformed_sidecar");
         assertThat(result.error().getMessage()).isEqualTo(sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
                 + "(found \"md5: 0123\"). Re-create it with `run freeze-reference for execution bad with force=true` after reviewing the reference");
@@ -162,8 +169,15 @@ class BadInputTest {
         ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[\"exit:0\"],\"golden\":\"\"}\n");
         String missing = dir.resolve("bin/cand_billing").toString();
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash")), List.of(missing),
-                sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash")))
+                .candidate(List.of(missing))
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().getMessage()).isEqualTo(missing + ": not found (no file at " + missing + "). Check the candidate setting (" + missing
                 + "): build the binary before this goal runs, or fix the path");
     }

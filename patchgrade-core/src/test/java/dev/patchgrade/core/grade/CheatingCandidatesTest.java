@@ -51,7 +51,15 @@ class CheatingCandidatesTest {
         if (!Files.exists(sidecar)) {
             ThreeColumnGoal.freeze(settings, referenceCommand, sidecar, false, GradeLog.SILENT);
         }
-        return new ThreeColumnGoal.Options(settings, cases, referenceCommand, candidate, sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL);
+        return ThreeColumnGoal.builder(settings)
+                .cases(cases)
+                .reference(referenceCommand)
+                .candidate(candidate)
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build();
     }
 
     private Path reference() throws Exception {

@@ -127,8 +127,15 @@ class GoalErrorsTest {
     void aMissingSidecarIsReferenceIdentityDriftAndNothingRuns() throws Exception {
         GoalSettings s = settings("three-column");
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[\"exit:0\"],\"golden\":\"\"}\n");
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash")),
-                List.of(Fixtures.command("crash")), dir.resolve("reference.sha256"), Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash")))
+                .candidate(List.of(Fixtures.command("crash")))
+                .referenceDigest(dir.resolve("reference.sha256"))
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("reference_identity_drift");
         assertThat(result.error().getMessage()).contains("no reference sidecar at " + dir.resolve("reference.sha256"))
                 .containsPattern("sha256 [0-9a-f]{64}").contains("freeze-reference");

@@ -256,8 +256,15 @@ class HostileCandidatesTest {
         Path sidecar = dir.resolve("reference.sha256");
         ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[],\"golden\":\"ok\"}\n");
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash"), "exit:0"),
-                List.of(Fixtures.command("tamper_file"), sidecar.toString()), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash"), "exit:0"))
+                .candidate(List.of(Fixtures.command("tamper_file"), sidecar.toString()))
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
         assertThat(result.error().getMessage()).contains("reference.sha256");
         assertThat(Files.readString(s.jsonReport())).contains("\"worst\" : \"oracle_tampered\"");
@@ -270,8 +277,15 @@ class HostileCandidatesTest {
         ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         String golden = "THE-GOLDEN-ANSWER-42";
         Path cases = Files.writeString(dir.resolve("snoop.jsonl"), "{\"id\":\"a\",\"args\":[\"arg\"],\"golden\":\"" + golden + "\"}\n");
-        ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash"), "exit:0"),
-                List.of(Fixtures.command("child_state")), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash"), "exit:0"))
+                .candidate(List.of(Fixtures.command("child_state")))
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
         String seen = Files.readString(s.streamsDirectory().resolve("a.candidate.stdout"));
         assertThat(seen).contains("arg arg\n").doesNotContain(golden).doesNotContain("snoop.jsonl").doesNotContain("snoop.sha256")
                 .doesNotContain(dir.toString() + "/reports");

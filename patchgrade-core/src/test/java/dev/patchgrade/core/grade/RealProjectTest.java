@@ -208,8 +208,15 @@ class RealProjectTest {
         GoalSettings settings = settings("three-column", dir, Map.of());
         ThreeColumnGoal.freeze(settings, List.of(probe), dir.resolve("reference.sha256"), false, GradeLog.SILENT);
         Captured log = new Captured(false);
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(settings, dir.resolve("rows.jsonl"), List.of(probe),
-                List.of(probe, "--bump-last"), dir.resolve("reference.sha256"), Comparison.parse("trim"), 5, 2, Shard.ALL), log);
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings)
+                .cases(dir.resolve("rows.jsonl"))
+                .reference(List.of(probe))
+                .candidate(List.of(probe, "--bump-last"))
+                .referenceDigest(dir.resolve("reference.sha256"))
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(2)
+                .build(), log);
         String shownGold = "<..." + ("arg=" + line).substring(("arg=" + line).length() - 60) + ">";
         String shownCandidate = shownGold.replace("0x5f3a>", "0x5f3b>");
         assertThat(result.failures()).containsExactly(

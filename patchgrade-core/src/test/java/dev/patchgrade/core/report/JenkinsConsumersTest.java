@@ -68,9 +68,9 @@ class JenkinsConsumersTest {
         Path sidecar = dir.resolve("reference.sha256");
         dev.patchgrade.core.classify.ThreeColumnGoal.freeze(columns, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         Path rows = Files.writeString(dir.resolve("rows.jsonl"), "{\"id\":\"loud]]>\",\"args\":[\"exit:0\"],\"golden\":\"x\\u0000]]>\"}\n");
-        assertThat(dev.patchgrade.core.classify.ThreeColumnGoal.grade(new dev.patchgrade.core.classify.ThreeColumnGoal.Options(columns, rows,
-                List.of(Fixtures.command("crash")), List.of(Fixtures.command("hostile_output"), "loud"), sidecar,
-                dev.patchgrade.core.classify.Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT).failures()).hasSize(1);
+        assertThat(dev.patchgrade.core.classify.ThreeColumnGoal.grade(dev.patchgrade.core.classify.ThreeColumnGoal.builder(columns)
+                .cases(rows).reference(List.of(Fixtures.command("crash"))).candidate(List.of(Fixtures.command("hostile_output"), "loud"))
+                .referenceDigest(sidecar).parallel(1).build(), GradeLog.SILENT).failures()).hasSize(1);
     }
 
     private static List<Path> allReports() throws Exception {
