@@ -58,7 +58,7 @@ final class DigestRecording {
         GoldStore.replace(options.gold(), tuples, toolchain, options.normalize(), excerpts);
         ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
         tuples.stream().limit(TABLE_ROWS).forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
-                shortHash(t.stderrSha256()), t.sanitizer(), t.timeBucket() == null ? "off"
+                shortHash(t.stderrSha256()), t.sanitizer().wireName(), t.timeBucket() == null ? "off"
                         : t.timeBucket() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms)")));
         log.info("Recorded " + tuples.size() + " gold digests in " + options.gold() + (toolchain == null ? "" : " (toolchain: " + toolchain + ")") + ":");
         table.lines().forEach(log::info);
@@ -70,7 +70,7 @@ final class DigestRecording {
 
     /** One summary warning, not one a case: a build that is not sanitizer-clean says so once, with the cases. */
     private static void warnUnclean(Options options, List<DigestTuple> tuples, GradeLog log) {
-        List<String> unclean = tuples.stream().filter(t -> !"clean".equals(t.sanitizer()))
+        List<String> unclean = tuples.stream().filter(t -> t.sanitizer() != SanitizerClass.CLEAN)
                 .map(t -> CasesFile.printable(t.caseId()) + " (" + t.sanitizer() + ")").toList();
         if (!unclean.isEmpty()) {
             log.warn(unclean.size() + " of " + tuples.size() + " case(s) were recorded with a sanitizer class other than clean: " + listed(unclean)

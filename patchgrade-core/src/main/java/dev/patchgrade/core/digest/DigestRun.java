@@ -27,17 +27,17 @@ record DigestRun(DigestTuple tuple, LaunchResult launch) {
                 options.settings().mustHaveStarted(result, "command", options.command());
             }
             // A sanitizer build that is missing or cannot run proves nothing, and must never look clean.
-            return new DigestRun(new DigestTuple(c.id(), null, null, null, SanitizerClass.UNAVAILABLE.wireName(), options.buckets().bucket(0)), result);
+            return new DigestRun(new DigestTuple(c.id(), null, null, null, SanitizerClass.UNAVAILABLE, options.buckets().bucket(0)), result);
         }
         if (result.timedOut()) {
-            return new DigestRun(new DigestTuple(c.id(), null, null, null, SanitizerClass.TIMEOUT.wireName(), options.buckets().last()), result);
+            return new DigestRun(new DigestTuple(c.id(), null, null, null, SanitizerClass.TIMEOUT, options.buckets().last()), result);
         }
         SanitizerClass.Markers markers = options.sanitizer() == Sanitizer.NONE ? SanitizerClass.Markers.NONE
                 : SanitizerClass.Markers.scan(result.stderr().file());
         Integer exit = result.exitCode() != null ? result.exitCode() : result.signalNumber() != null ? -result.signalNumber() : null;
         String stdoutSha = normalizer.active() ? normalizer.sha256(result.stdout().file()) : result.stdout().sha256();
         String stderrSha = normalizer.active() ? normalizer.sha256(result.stderr().file()) : result.stderr().sha256();
-        return new DigestRun(new DigestTuple(c.id(), exit, stdoutSha, stderrSha, SanitizerClass.classify(result, markers).wireName(),
+        return new DigestRun(new DigestTuple(c.id(), exit, stdoutSha, stderrSha, SanitizerClass.classify(result, markers),
                 options.buckets().bucket(result.wallMillis()), options.buckets().enabled() ? result.wallMillis() : null), result);
     }
 

@@ -9,10 +9,10 @@ import java.util.Objects;
  * Null hashes and exit mean the case timed out. {@code timeBucket} is {@code null} when time buckets
  * are off; {@code timeMs} is the fastest wall time measured, where known (gold files before it lack it).
  */
-public record DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, String sanitizer, String timeBucket,
+public record DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, SanitizerClass sanitizer, String timeBucket,
         Long timeMs) {
 
-    public DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, String sanitizer, String timeBucket) {
+    public DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, SanitizerClass sanitizer, String timeBucket) {
         this(caseId, exit, stdoutSha256, stderrSha256, sanitizer, timeBucket, null);
     }
 

@@ -120,11 +120,9 @@ public final class GoldStore {
         if (exit != null && !exit.isNull() && !exit.canConvertToInt()) {
             throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"exit\" must be an integer or null (found " + exit + ")");
         }
-        String sanitizer = text(file, node, "sanitizer");
-        if (SanitizerClass.fromWire(sanitizer).isEmpty()) {
-            throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"sanitizer\" is \"" + sanitizer
-                    + "\"; it must be one of clean, asan, ubsan, timeout, crash, unavailable");
-        }
+        String sanitizerName = text(file, node, "sanitizer");
+        SanitizerClass sanitizer = SanitizerClass.fromWire(sanitizerName).orElseThrow(() -> new PatchgradeException(ErrorName.MALFORMED_GOLD,
+                file + ": key \"sanitizer\" is \"" + sanitizerName + "\"; it must be one of clean, asan, ubsan, timeout, crash, unavailable"));
         String bucket = null;
         Long millis = null;
         if (buckets.enabled()) {
@@ -208,7 +206,7 @@ public final class GoldStore {
         }
         node.put("stdout_sha256", tuple.stdoutSha256());
         node.put("stderr_sha256", tuple.stderrSha256());
-        node.put("sanitizer", tuple.sanitizer());
+        node.put("sanitizer", tuple.sanitizer().wireName());
         if (tuple.timeBucket() != null) {
             node.put("time_bucket", tuple.timeBucket());
         }

@@ -151,8 +151,8 @@ class RealProjectTest {
                 List.of(Fixtures.command("case_probe")), 3, List.of(NormalizeRule.basedir(dir)), false), log);
         assertThat(json(dir.resolve("gold/in-tests.json")).path("stdout_excerpt").asText()).isEqualTo("cwd=${basedir}/tests/lib\nPROBE=from-case\n");
         assertThat(json(dir.resolve("gold/plain.json")).path("stdout_excerpt").asText()).isEqualTo("cwd=${basedir}\nPROBE=from-pom\n");
-        assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-allowed")).extracting(DigestTuple::sanitizer).containsExactly("clean");
-        assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-default")).extracting(DigestTuple::sanitizer).containsExactly("timeout");
+        assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-allowed")).extracting(DigestTuple::sanitizer).containsExactly(dev.patchgrade.core.digest.SanitizerClass.CLEAN);
+        assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-default")).extracting(DigestTuple::sanitizer).containsExactly(dev.patchgrade.core.digest.SanitizerClass.TIMEOUT);
         assertThat(log.warnings).containsExactly("1 of 4 case(s) were recorded with a sanitizer class other than clean: slow-default (timeout). "
                 + "The gold now expects exactly these outcomes: make sure the known-good build really behaves this way (a sanitizer report in "
                 + "a known-good build is usually a bug to fix, or a case to drop, before recording)");

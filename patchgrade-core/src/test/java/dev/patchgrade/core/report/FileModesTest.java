@@ -51,7 +51,7 @@ class FileModesTest {
         HtmlSummary.refresh(reports, "m");
         AtomicFiles.write(dir.resolve("envelope.json"), "{}".getBytes());
         Path gold = dir.resolve("gold");
-        GoldStore.replace(gold, List.of(new DigestTuple("a", 0, "x", "y", "clean", "lt_50ms")), null, List.of());
+        GoldStore.replace(gold, List.of(new DigestTuple("a", 0, "x", "y", dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_50ms")), null, List.of());
 
         assertThat(Integer.toOctalString(mode(reports))).isEqualTo(Integer.toOctalString(folder));
         assertThat(Integer.toOctalString(mode(gold))).as("the gold folder").isEqualTo(Integer.toOctalString(folder));
