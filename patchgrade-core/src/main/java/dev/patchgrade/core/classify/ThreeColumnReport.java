@@ -37,7 +37,7 @@ import java.util.Map;
  * line of a failing row, the console table. It keeps the pattern counts and the first few failures,
  * never the rows.
  */
-final class ThreeColumnReport implements RowReport<Row>, AutoCloseable {
+final class ThreeColumnReport implements RowReport<Row> {
     private static final int MESSAGE_EXCERPT = FirstDifference.WIDTH;
     private static final int TABLE_ROWS = 30;
     private static final ObjectWriter ONE_LINE = JsonReports.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT);

@@ -68,7 +68,8 @@ public abstract class CaseGrading<C, R> {
         RowReport<R> rows = report();
         rows.console(log);
         // The launchers first: the reports' sandbox facts are what they turned out to be.
-        try (AutoCloseable launchers = openLaunchers(log);
+        try (RowReport<R> unfinished = rows;
+                AutoCloseable launchers = openLaunchers(log);
                 ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), rowsName)) {
             CaseRunner.forEach(cases, parallel, this::gradeCase, this::failing, row -> {
                 CaseOutcome outcome = rows.outcome(row, log);

@@ -9,7 +9,7 @@ import dev.patchgrade.core.report.CaseOutcome;
  *
  * @param <R> what grading one case gives
  */
-public interface RowReport<R> {
+public interface RowReport<R> extends AutoCloseable {
     /** Where the console lines go; before the first row. */
     void console(GradeLog log);
 
@@ -29,4 +29,8 @@ public interface RowReport<R> {
     void printSummary(GradeLog log);
 
     GoalResult result();
+
+    /** Drops what an unfinished report left (temporary files); nothing by default. */
+    @Override
+    default void close() {}
 }
