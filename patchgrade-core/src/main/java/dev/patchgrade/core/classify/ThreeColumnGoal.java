@@ -134,9 +134,9 @@ public final class ThreeColumnGoal {
         return resolution.path();
     }
 
-    /** The first line where the three outputs part; see {@link ThreeColumnReport#firstDifferingLine}. */
+    /** The first line where the three outputs part; see {@link ThreeColumnText#firstDifferingLine}. */
     static String firstDifferingLine(String reference, String candidate, String golden) {
-        return ThreeColumnReport.firstDifferingLine(reference, candidate, golden);
+        return ThreeColumnText.firstDifferingLine(reference, candidate, golden);
     }
 
     public static Path feedbackFile(GoalSettings settings) {

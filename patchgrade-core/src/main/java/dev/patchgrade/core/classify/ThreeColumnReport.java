@@ -17,7 +17,6 @@ import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.BoundedTable;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ConsoleTable;
-import dev.patchgrade.core.report.FirstDifference;
 import dev.patchgrade.core.report.JsonReports;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -38,7 +37,6 @@ import java.util.Map;
  * never the rows.
  */
 final class ThreeColumnReport implements RowReport<Row> {
-    private static final int MESSAGE_EXCERPT = FirstDifference.WIDTH;
     private static final int TABLE_ROWS = 30;
     private static final ObjectWriter ONE_LINE = JsonReports.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT);
 
@@ -103,14 +101,14 @@ final class ThreeColumnReport implements RowReport<Row> {
         }
         String details = row.pattern().wireName() + ": " + row.pattern().advice() + "\ncomparison: " + options.comparison()
                 + "\nargs: " + row.testCase().args()
-                + differingLine(row)
+                + ThreeColumnText.differingLine(row)
                 + "\nreference (" + row.reference().outcome() + "):\n" + row.reference().stdout().excerpt()
                 + "\ncandidate (" + row.candidate().outcome() + "):\n" + row.candidate().stdout().excerpt()
                 + "\ngolden:\n" + row.testCase().golden()
                 + "\nfull streams: " + row.reference().stdout().file() + ", " + row.candidate().stdout().file()
                 + settings.facts().hintText(row.reference().stderr().excerpt() + "\n" + row.candidate().stderr().excerpt(), log)
                 + "\n";
-        return CaseOutcome.failed(row.testCase().id(), seconds, row.pattern().wireName(), message(row), details, out, err).keeping(files);
+        return CaseOutcome.failed(row.testCase().id(), seconds, row.pattern().wireName(), ThreeColumnText.message(row), details, out, err).keeping(files);
     }
 
     @Override
@@ -126,13 +124,13 @@ final class ThreeColumnReport implements RowReport<Row> {
         if (!row.pattern().passed()) {
             failed++;
             if (failureLines.size() < GoalResult.LINES_KEPT) {
-                failureLines.add(CasesFile.printable(row.testCase().id()) + ": " + row.pattern().wireName() + " (" + message(row) + ")");
+                failureLines.add(CasesFile.printable(row.testCase().id()) + ": " + row.pattern().wireName() + " (" + ThreeColumnText.message(row) + ")");
             }
             feedback(new Feedback(row.testCase().id(), row.testCase().args(), row.reference().stdout().excerpt(),
                     row.candidate().stdout().excerpt(), row.pattern().wireName()));
         }
         if (log.verbose() || !row.pattern().passed()) {
-            table.row(CasesFile.printable(row.testCase().id()), row.pattern().wireName(), message(row));
+            table.row(CasesFile.printable(row.testCase().id()), row.pattern().wireName(), ThreeColumnText.message(row));
         }
     }
 
@@ -215,71 +213,5 @@ final class ThreeColumnReport implements RowReport<Row> {
     @Override
     public GoalResult result() {
         return new GoalResult(failureLines, failed, null, worst().wireName());
-    }
-
-    static String message(Row row) {
-        if (row.pattern() == DriftPattern.TIMEOUT || row.pattern() == DriftPattern.NONZERO_EXIT) {
-            return "reference " + row.reference().outcome() + ", candidate " + row.candidate().outcome()
-                    + (row.testCase().expectExit() == 0 ? "" : " (expected exit " + row.testCase().expectExit() + ")");
-        }
-        String reference = row.reference().stdout().excerpt().strip();
-        String candidate = row.candidate().stdout().excerpt().strip();
-        String golden = row.testCase().golden().strip();
-        int at = firstDifference(reference, candidate, golden);
-        return "reference=" + quote(reference, at) + " candidate=" + quote(candidate, at) + " golden=" + quote(golden, at);
-    }
-
-    private static String differingLine(Row row) {
-        if (row.pattern() == DriftPattern.TIMEOUT || row.pattern() == DriftPattern.NONZERO_EXIT) {
-            return "";
-        }
-        String line = firstDifferingLine(row.reference().stdout().excerpt(), row.candidate().stdout().excerpt(), row.testCase().golden());
-        return line == null ? "" : "\n" + line;
-    }
-
-    /** Where the first of the three texts parts from another, so that every excerpt shows that place. */
-    static int firstDifference(String... texts) {
-        int at = Integer.MAX_VALUE;
-        for (int i = 0; i < texts.length; i++) {
-            for (int j = i + 1; j < texts.length; j++) {
-                int index = FirstDifference.firstIndex(texts[i], texts[j]);
-                if (index >= 0) {
-                    at = Math.min(at, index);
-                }
-            }
-        }
-        return at == Integer.MAX_VALUE ? 0 : at;
-    }
-
-    /**
-     * The first line where the three outputs part, each side centred on where they part: the body's
-     * full excerpts start at the beginning, and a difference far into a long line must still show.
-     * {@code null} where the three agree line for line (a difference only in surrounding white space).
-     */
-    static String firstDifferingLine(String reference, String candidate, String golden) {
-        List<String> r = FirstDifference.lines(reference);
-        List<String> c = FirstDifference.lines(candidate);
-        List<String> g = FirstDifference.lines(golden);
-        int count = Math.max(r.size(), Math.max(c.size(), g.size()));
-        for (int i = 0; i < count; i++) {
-            String ri = i < r.size() ? r.get(i) : null;
-            String ci = i < c.size() ? c.get(i) : null;
-            String gi = i < g.size() ? g.get(i) : null;
-            if (java.util.Objects.equals(ri, ci) && java.util.Objects.equals(ci, gi)) {
-                continue;
-            }
-            int at = firstDifference(ri == null ? "" : ri, ci == null ? "" : ci, gi == null ? "" : gi);
-            return "first differing line " + (i + 1) + ": reference " + lineSide(ri, at) + " | candidate " + lineSide(ci, at)
-                    + " | golden " + lineSide(gi, at);
-        }
-        return null;
-    }
-
-    private static String lineSide(String line, int at) {
-        return line == null ? "(no such line)" : quote(line, at);
-    }
-
-    private static String quote(String text, int at) {
-        return "<" + FirstDifference.excerpt(text, at, MESSAGE_EXCERPT) + ">";
     }
 }
