@@ -67,9 +67,23 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
         List<NormalizeRule> rules = normalize == null ? List.of()
                 : normalize.stream().map(n -> n.getName() == null ? new NormalizeRule(n.getPattern(), n.getReplacement())
                         : NormalizeRule.BASEDIR.equals(n.getName()) ? NormalizeRule.basedir(basedir()) : NormalizeRule.named(n.getName())).toList();
-        return new DigestGoal.Options(settings(), path(cases), path(gold), list("command", command), Sanitizer.parse(sanitizer), timeout,
-                TimeBuckets.parse(timeBuckets), timeBucketReruns, compiler, rules, CaseRunner.workers(parallel), shard, force, timeSamples(),
-                timeBucketSlack(), goldExcerptBytes);
+        return DigestGoal.Options.builder(settings())
+                .cases(path(cases))
+                .gold(path(gold))
+                .command(list("command", command))
+                .sanitizer(Sanitizer.parse(sanitizer))
+                .timeoutSeconds(timeout)
+                .buckets(TimeBuckets.parse(timeBuckets))
+                .timeBucketReruns(timeBucketReruns)
+                .compiler(compiler)
+                .normalize(rules)
+                .parallel(CaseRunner.workers(parallel))
+                .shard(shard)
+                .force(force)
+                .timeSamples(timeSamples())
+                .timeBucketSlack(timeBucketSlack())
+                .goldExcerptBytes(goldExcerptBytes)
+                .build();
     }
 
     /** How many times record-digest times each case; the goals that do not record keep the default. */

@@ -1,5 +1,6 @@
 package dev.patchgrade.maven;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.grade.GoalResult;
@@ -120,7 +121,7 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             throw new MojoExecutionException(e.errorName() + ": " + e.getMessage(), e);
         } catch (java.io.UncheckedIOException e) {
             // Reports or scratch files that cannot be written: the message names the file, the cause says why.
-            throw new MojoExecutionException("io_error: " + e.getMessage() + ": " + e.getCause().getMessage()
+            throw new MojoExecutionException(ErrorName.WRITE_FAILED + ": " + e.getMessage() + ": " + e.getCause().getMessage()
                     + "; check that the directory exists and is writable", e);
         }
     }
@@ -180,13 +181,14 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
     protected GoalSettings settings() {
         SandboxSpec.Mode mode = SandboxSpec.Mode.parse(sandbox);
         if (mode == null) {
-            throw new PatchgradeException("bad_parameter", "<sandbox> (-Dpatchgrade.sandbox) must be auto, required or off (found \""
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<sandbox> (-Dpatchgrade.sandbox) must be auto, required or off (found \""
                     + sandbox + "\")");
         }
         SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.of(project),
                 project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
         return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
-                workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId);
+                workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId)
+                .withSuggestions(MavenSuggestions.INSTANCE);
     }
 
     /** The project's base directory (the working directory where Maven gives no project). */

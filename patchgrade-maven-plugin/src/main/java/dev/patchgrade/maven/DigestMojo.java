@@ -24,6 +24,13 @@ public class DigestMojo extends AbstractDigestMojo {
     private String shard;
 
     /**
+     * Keep the full output streams and the candidate digest of every case (under target/patchgrade), not only of the cases
+     * that drifted.
+     */
+    @Parameter(property = "patchgrade.keepAll", defaultValue = "false")
+    private boolean keepAll;
+
+    /**
      * Hysteresis of the time buckets: the fastest of the runs and reruns drifts only outside the gold bucket
      * widened by this factor (2: lt_500ms, 50-500 ms, drifts below 25 ms or from 1,000 ms on).
      */
@@ -47,6 +54,6 @@ public class DigestMojo extends AbstractDigestMojo {
 
     @Override
     protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        conclude(DigestGoal.grade(options(Shard.parse(shard), false), gradeLog()), testFailureIgnore);
+        conclude(DigestGoal.grade(options(Shard.parse(shard), false).keepingAll(keepAll), gradeLog()), testFailureIgnore);
     }
 }

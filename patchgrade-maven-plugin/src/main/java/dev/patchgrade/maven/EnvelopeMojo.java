@@ -66,7 +66,16 @@ public class EnvelopeMojo extends AbstractGradingMojo {
 
     @Override
     protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        conclude(EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings(), path(envelope), list("command", command), path(expectStdout),
-                runs, HostCheck.parse(hostCheck), hostClass, compiler, Shard.parse(shard), CounterMode.parse(instructionCounter)), gradeLog()));
+        conclude(EnvelopeGoal.grade(EnvelopeGoal.grading(settings())
+                .envelope(path(envelope))
+                .command(list("command", command))
+                .expectStdout(path(expectStdout))
+                .runs(runs)
+                .hostCheck(HostCheck.parse(hostCheck))
+                .hostClass(hostClass)
+                .compiler(compiler)
+                .shard(Shard.parse(shard))
+                .instructionCounter(CounterMode.parse(instructionCounter))
+                .build(), gradeLog()));
     }
 }

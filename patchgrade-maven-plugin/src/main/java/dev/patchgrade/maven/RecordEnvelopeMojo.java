@@ -78,8 +78,17 @@ public class RecordEnvelopeMojo extends AbstractPatchgradeMojo {
 
     @Override
     protected void executeGoal() {
-        EnvelopeGoal.record(new EnvelopeGoal.RecordOptions(settings(), path(envelope), list("command", command), timeout,
-                new Slack(rssSlackPercent, rssSlackKb, cpuSlackPercent, cpuSlackUs), force, compiler, runs, hostClass, CounterMode.parse(instructionCounter),
-                instructionSlackPercent), gradeLog());
+        EnvelopeGoal.record(EnvelopeGoal.recording(settings())
+                .envelope(path(envelope))
+                .command(list("command", command))
+                .timeoutSeconds(timeout)
+                .slack(new Slack(rssSlackPercent, rssSlackKb, cpuSlackPercent, cpuSlackUs))
+                .force(force)
+                .compiler(compiler)
+                .runs(runs)
+                .hostClass(hostClass)
+                .instructionCounter(CounterMode.parse(instructionCounter))
+                .instructionSlackPercent(instructionSlackPercent)
+                .build(), gradeLog());
     }
 }

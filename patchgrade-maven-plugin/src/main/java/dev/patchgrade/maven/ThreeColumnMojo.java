@@ -52,6 +52,10 @@ public class ThreeColumnMojo extends AbstractGradingMojo {
     @Parameter(property = "patchgrade.shard")
     private String shard;
 
+    /** Keep the full output streams of every row under target/patchgrade/streams, not only of the rows that did not pass. */
+    @Parameter(property = "patchgrade.keepAll", defaultValue = "false")
+    private boolean keepAll;
+
     @Override
     protected String goal() {
         return "three-column";
@@ -59,7 +63,16 @@ public class ThreeColumnMojo extends AbstractGradingMojo {
 
     @Override
     protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        conclude(ThreeColumnGoal.grade(new ThreeColumnGoal.Options(settings(), path(cases), list("reference", reference), list("candidate", candidate),
-                path(referenceDigest), Comparison.parse(comparison), timeout, CaseRunner.workers(parallel), Shard.parse(shard)), gradeLog()));
+        conclude(ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings())
+                .cases(path(cases))
+                .reference(list("reference", reference))
+                .candidate(list("candidate", candidate))
+                .referenceDigest(path(referenceDigest))
+                .comparison(Comparison.parse(comparison))
+                .timeoutSeconds(timeout)
+                .parallel(CaseRunner.workers(parallel))
+                .shard(Shard.parse(shard))
+                .keepAll(keepAll)
+                .build(), gradeLog()));
     }
 }

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.cases;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.launch.LaunchRequest;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +46,7 @@ public record Case(String id, List<String> args, String stdin, String golden, in
         if (cwd != null) {
             Path directory = workingDirectory.resolve(cwd).normalize();
             if (!Files.isDirectory(directory)) {
-                throw new PatchgradeException("bad_case", "case \"" + CasesFile.printable(id) + "\" (line " + line + "): key \"cwd\" is \""
+                throw new PatchgradeException(ErrorName.BAD_CASE, "case \"" + CasesFile.printable(id) + "\" (line " + line + "): key \"cwd\" is \""
                         + cwd + "\", but " + directory + " is not a directory; create it, or fix \"cwd\" (it is relative to <workingDirectory> "
                         + workingDirectory + ")");
             }

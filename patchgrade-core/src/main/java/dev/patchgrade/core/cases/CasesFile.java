@@ -1,5 +1,6 @@
 package dev.patchgrade.core.cases;
 
+import dev.patchgrade.core.ErrorName;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -42,11 +43,11 @@ public final class CasesFile {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
-            throw new PatchgradeException("missing_cases", file + ": no cases file; fix the <cases> path");
+            throw new PatchgradeException(ErrorName.MISSING_CASES, file + ": no cases file; fix the <cases> path");
         } catch (CharacterCodingException e) {
             throw new CasesFormatException(file, 0, "is not valid UTF-8; save it as UTF-8");
         } catch (IOException e) {
-            throw new PatchgradeException("missing_cases", file + ": cannot read the cases file (" + e.getMessage() + ")");
+            throw new PatchgradeException(ErrorName.MISSING_CASES, file + ": cannot read the cases file (" + e.getMessage() + ")");
         }
         if (text.startsWith("\uFEFF")) {
             text = text.substring(1);

@@ -1,7 +1,9 @@
 package dev.patchgrade.core.cases;
 
+import dev.patchgrade.core.hashing.Sha256;
+
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.launch.StreamHashing;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -28,7 +30,7 @@ public record Shard(int index, int count) {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new PatchgradeException("bad_parameter", "<shard> (patchgrade.shard) must be K/N with 1 <= K <= N, e.g. 2/4 (found \"" + text + "\")");
+        throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<shard> (patchgrade.shard) must be K/N with 1 <= K <= N, e.g. 2/4 (found \"" + text + "\")");
     }
 
     public boolean all() {
@@ -39,7 +41,7 @@ public record Shard(int index, int count) {
         if (count == 1) {
             return true;
         }
-        byte[] hash = StreamHashing.sha256().digest(id.getBytes(StandardCharsets.UTF_8));
+        byte[] hash = Sha256.digest().digest(id.getBytes(StandardCharsets.UTF_8));
         long value = 0;
         for (int i = 0; i < 8; i++) {
             value = (value << 8) | (hash[i] & 0xff);

@@ -11,29 +11,29 @@ public final class Classifier {
     public record Evidence(boolean referenceTimedOut, boolean candidateTimedOut, boolean referenceClean, boolean candidateClean,
             boolean referenceEqualsCandidate, boolean candidateEqualsGolden, boolean referenceEqualsGolden) {}
 
-    public static Pattern classify(Evidence e) {
+    public static DriftPattern classify(Evidence e) {
         if (e.referenceTimedOut() || e.candidateTimedOut()) {
-            return Pattern.TIMEOUT;
+            return DriftPattern.TIMEOUT;
         }
         if (!e.referenceClean() || !e.candidateClean()) {
-            return Pattern.NONZERO_EXIT;
+            return DriftPattern.NONZERO_EXIT;
         }
         return classify(e.referenceEqualsCandidate(), e.candidateEqualsGolden(), e.referenceEqualsGolden());
     }
 
-    public static Pattern classify(boolean same, boolean candidateGolden, boolean referenceGolden) {
+    public static DriftPattern classify(boolean same, boolean candidateGolden, boolean referenceGolden) {
         if (same && candidateGolden) {
-            return Pattern.PASS_ALL_AGREE;
+            return DriftPattern.PASS_ALL_AGREE;
         }
         if (same) {
-            return Pattern.GOLDEN_ROT;
+            return DriftPattern.GOLDEN_ROT;
         }
         if (candidateGolden && !referenceGolden) {
-            return Pattern.COUPLED_OR_STALE_GOLDEN;
+            return DriftPattern.COUPLED_OR_STALE_GOLDEN;
         }
         if (referenceGolden) {
-            return Pattern.CANDIDATE_REGRESSION;
+            return DriftPattern.CANDIDATE_REGRESSION;
         }
-        return Pattern.THREE_WAY_SPLIT;
+        return DriftPattern.THREE_WAY_SPLIT;
     }
 }

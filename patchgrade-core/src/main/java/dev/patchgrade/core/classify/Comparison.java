@@ -1,5 +1,6 @@
 package dev.patchgrade.core.classify;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import java.io.IOException;
 import java.io.Reader;
@@ -60,7 +61,7 @@ public final class Comparison {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new PatchgradeException("bad_parameter", "<comparison> must be trim, exact, ulp:<n> (n >= 0) or abs:<eps> (eps >= 0), "
+        throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<comparison> must be trim, exact, ulp:<n> (n >= 0) or abs:<eps> (eps >= 0), "
                 + "e.g. ulp:4 or abs:1e-9 (found \"" + value + "\")");
     }
 

@@ -1,7 +1,9 @@
 package dev.patchgrade.core.classify;
 
+import dev.patchgrade.core.hashing.Sha256;
+
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.launch.StreamHashing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -36,12 +38,12 @@ public final class ReferenceSidecar {
         } catch (NoSuchFileException e) {
             return null;
         } catch (IOException e) {
-            throw new PatchgradeException("malformed_sidecar", sidecar + ": cannot be read (" + e.getMessage() + ")");
+            throw new PatchgradeException(ErrorName.MALFORMED_SIDECAR, sidecar + ": cannot be read (" + e.getMessage() + ")");
         }
         String first = text.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
         Matcher m = LINE.matcher(first);
         if (!m.matches() || text.lines().map(String::strip).filter(l -> !l.isEmpty()).count() != 1) {
-            throw new PatchgradeException("malformed_sidecar", sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
+            throw new PatchgradeException(ErrorName.MALFORMED_SIDECAR, sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
                     + "(found \"" + abbreviate(first) + "\"). Re-create it with `" + refreeze + "` "
                     + "after reviewing the reference");
         }
@@ -53,7 +55,7 @@ public final class ReferenceSidecar {
     }
 
     public static String sha256(Path file) {
-        MessageDigest digest = StreamHashing.sha256();
+        MessageDigest digest = Sha256.digest();
         try (InputStream in = Files.newInputStream(file)) {
             byte[] block = new byte[1 << 16];
             int n;
@@ -61,9 +63,9 @@ public final class ReferenceSidecar {
                 digest.update(block, 0, n);
             }
         } catch (IOException e) {
-            throw new PatchgradeException("could_not_start", file + ": cannot read the reference binary (" + e.getMessage() + ")");
+            throw new PatchgradeException(ErrorName.ORACLE_UNREADABLE, file + ": cannot read the reference binary (" + e.getMessage() + ")");
         }
-        return StreamHashing.hex(digest.digest());
+        return Sha256.hex(digest.digest());
     }
 
     private static String abbreviate(String text) {

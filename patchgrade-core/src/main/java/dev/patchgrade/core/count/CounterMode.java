@@ -1,5 +1,6 @@
 package dev.patchgrade.core.count;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import java.util.Locale;
 
@@ -15,7 +16,7 @@ public enum CounterMode {
         try {
             return valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new PatchgradeException("bad_parameter", "<instructionCounter> must be auto, perf, valgrind or none (found \"" + value + "\")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<instructionCounter> must be auto, perf, valgrind or none (found \"" + value + "\")");
         }
     }
 

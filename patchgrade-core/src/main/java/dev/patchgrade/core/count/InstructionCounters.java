@@ -1,5 +1,6 @@
 package dev.patchgrade.core.count;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -66,7 +67,7 @@ public final class InstructionCounters {
     /** An explicit {@code perf} or {@code valgrind} that cannot count here is a setup error, not a silent skip. */
     public static Choice require(CounterMode mode, Choice choice) {
         if ((mode == CounterMode.PERF || mode == CounterMode.VALGRIND) && !choice.available()) {
-            throw new PatchgradeException("counter_unavailable", "instructionCounter=" + mode.wireName() + " cannot count on this machine: "
+            throw new PatchgradeException(ErrorName.COUNTER_UNAVAILABLE, "instructionCounter=" + mode.wireName() + " cannot count on this machine: "
                     + choice.unavailable() + ". Use instructionCounter=auto (or none to record no max_instructions)");
         }
         return choice;

@@ -9,10 +9,10 @@ import java.util.Objects;
  * Null hashes and exit mean the case timed out. {@code timeBucket} is {@code null} when time buckets
  * are off; {@code timeMs} is the fastest wall time measured, where known (gold files before it lack it).
  */
-public record DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, String sanitizer, String timeBucket,
+public record DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, SanitizerClass sanitizer, String timeBucket,
         Long timeMs) {
 
-    public DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, String sanitizer, String timeBucket) {
+    public DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, SanitizerClass sanitizer, String timeBucket) {
         this(caseId, exit, stdoutSha256, stderrSha256, sanitizer, timeBucket, null);
     }
 
@@ -21,20 +21,18 @@ public record DigestTuple(String caseId, Integer exit, String stdoutSha256, Stri
         return new DigestTuple(caseId, exit, stdoutSha256, stderrSha256, sanitizer, bucket, millis);
     }
 
-    /**
-     * The fields in the order a drift is reported; the first names the failure. The sanitizer class
-     * leads because a new sanitizer report or crash explains the exit and stderr changes it causes.
-     */
-    public static final List<String> FIELDS = List.of("sanitizer", "exit", "stdout_sha256", "stderr_sha256", "time_bucket");
+    /** The tuple's fields in the order a drift is reported; the first names the failure. */
+    public static final List<DriftField> FIELDS = List.of(DriftField.SANITIZER, DriftField.EXIT, DriftField.STDOUT_SHA256,
+            DriftField.STDERR_SHA256, DriftField.TIME_BUCKET);
 
-    public Object field(String name) {
+    public Object field(DriftField name) {
         return switch (name) {
-            case "exit" -> exit;
-            case "stdout_sha256" -> stdoutSha256;
-            case "stderr_sha256" -> stderrSha256;
-            case "sanitizer" -> sanitizer;
-            case "time_bucket" -> timeBucket;
-            default -> throw new IllegalArgumentException(name);
+            case EXIT -> exit;
+            case STDOUT_SHA256 -> stdoutSha256;
+            case STDERR_SHA256 -> stderrSha256;
+            case SANITIZER -> sanitizer;
+            case TIME_BUCKET -> timeBucket;
+            case OUTPUT_LIMIT -> throw new IllegalArgumentException("the output cap is a fact of the run, not a field of the tuple");
         };
     }
 
@@ -45,8 +43,8 @@ public record DigestTuple(String caseId, Integer exit, String stdoutSha256, Stri
      * A field that differs: the failure type is the field, the message {@code <gold> -> <cand>}, then the
      * {@code note} in brackets where there is one (the fastest time and the bucket's limits).
      */
-    public record Drift(String field, Object gold, Object candidate, String note) {
-        public Drift(String field, Object gold, Object candidate) {
+    public record Drift(DriftField field, Object gold, Object candidate, String note) {
+        public Drift(DriftField field, Object gold, Object candidate) {
             this(field, gold, candidate, null);
         }
 
@@ -61,7 +59,7 @@ public record DigestTuple(String caseId, Integer exit, String stdoutSha256, Stri
 
     public List<Drift> driftFrom(DigestTuple gold) {
         List<Drift> drifts = new ArrayList<>();
-        for (String field : FIELDS) {
+        for (DriftField field : FIELDS) {
             if (!Objects.equals(gold.field(field), field(field))) {
                 drifts.add(new Drift(field, gold.field(field), field(field)));
             }

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.ErrorName;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -52,14 +53,14 @@ public final class GoldStore {
     /** @param rerecord the command that re-records the directory, as messages should print it */
     public static Gold read(Path directory, TimeBuckets buckets, String rerecord) {
         if (!Files.isDirectory(directory)) {
-            throw new PatchgradeException("missing_gold", directory + ": no gold directory. Record one from a known-good build with "
+            throw new PatchgradeException(ErrorName.MISSING_GOLD, directory + ": no gold directory. Record one from a known-good build with "
                     + "`" + rerecord.replace(" -Dpatchgrade.force=true", "") + "` and commit it, or fix the <gold> path");
         }
         List<Path> files;
         try (Stream<Path> list = Files.list(directory)) {
             files = list.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
         } catch (IOException e) {
-            throw new PatchgradeException("missing_gold", directory + ": cannot list the gold directory (" + e.getMessage() + ")");
+            throw new PatchgradeException(ErrorName.MISSING_GOLD, directory + ": cannot list the gold directory (" + e.getMessage() + ")");
         }
         Map<String, DigestTuple> tuples = new LinkedHashMap<>();
         Map<String, Path> origin = new LinkedHashMap<>();
@@ -72,7 +73,7 @@ public final class GoldStore {
             DigestTuple tuple = tuple(file, node, buckets);
             Path earlier = origin.putIfAbsent(tuple.caseId(), file);
             if (earlier != null) {
-                throw new PatchgradeException("malformed_gold", file + ": case \"" + tuple.caseId() + "\" is also in " + earlier
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": case \"" + tuple.caseId() + "\" is also in " + earlier
                         + "; keep one digest per case");
             }
             tuples.put(tuple.caseId(), tuple);
@@ -87,7 +88,7 @@ public final class GoldStore {
                 toolchain = fileToolchain;
                 normalize = fileNormalize;
             } else if (!Objects.equals(toolchain, fileToolchain) || !normalize.equals(fileNormalize)) {
-                throw new PatchgradeException("malformed_gold", file + ": its toolchain or normalize rules differ from " + first
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": its toolchain or normalize rules differ from " + first
                         + "; a gold directory is recorded in one go, so re-record it with `" + rerecord + "`");
             }
         }
@@ -98,47 +99,45 @@ public final class GoldStore {
         try {
             JsonNode node = JsonReports.MAPPER.readTree(Files.readAllBytes(file));
             if (node == null || !node.isObject()) {
-                throw new PatchgradeException("malformed_gold", file + ": must hold one JSON object with case, exit, stdout_sha256, "
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": must hold one JSON object with case, exit, stdout_sha256, "
                         + "stderr_sha256, sanitizer and time_bucket");
             }
             return node;
         } catch (JsonProcessingException e) {
             int line = e.getLocation() == null ? 0 : e.getLocation().getLineNr();
-            throw new PatchgradeException("malformed_gold", file + ":" + line + ": not valid JSON (" + e.getOriginalMessage() + ")");
+            throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ":" + line + ": not valid JSON (" + e.getOriginalMessage() + ")");
         } catch (IOException e) {
-            throw new PatchgradeException("malformed_gold", file + ": cannot be read (" + e.getMessage() + ")");
+            throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": cannot be read (" + e.getMessage() + ")");
         }
     }
 
     private static DigestTuple tuple(Path file, JsonNode node, TimeBuckets buckets) {
         JsonNode id = node.get("case");
         if (id == null || !id.isTextual()) {
-            throw new PatchgradeException("malformed_gold", file + ": key \"case\" must be the case id as a string (found " + id + ")");
+            throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"case\" must be the case id as a string (found " + id + ")");
         }
         JsonNode exit = node.get("exit");
         if (exit != null && !exit.isNull() && !exit.canConvertToInt()) {
-            throw new PatchgradeException("malformed_gold", file + ": key \"exit\" must be an integer or null (found " + exit + ")");
+            throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"exit\" must be an integer or null (found " + exit + ")");
         }
-        String sanitizer = text(file, node, "sanitizer");
-        if (SanitizerClass.fromWire(sanitizer).isEmpty()) {
-            throw new PatchgradeException("malformed_gold", file + ": key \"sanitizer\" is \"" + sanitizer
-                    + "\"; it must be one of clean, asan, ubsan, timeout, crash, unavailable");
-        }
+        String sanitizerName = text(file, node, "sanitizer");
+        SanitizerClass sanitizer = SanitizerClass.fromWire(sanitizerName).orElseThrow(() -> new PatchgradeException(ErrorName.MALFORMED_GOLD,
+                file + ": key \"sanitizer\" is \"" + sanitizerName + "\"; it must be one of clean, asan, ubsan, timeout, crash, unavailable"));
         String bucket = null;
         Long millis = null;
         if (buckets.enabled()) {
             if (node.get("time_bucket") == null) {
-                throw new PatchgradeException("malformed_gold", file + ": key \"time_bucket\" is missing (was the gold recorded with "
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"time_bucket\" is missing (was the gold recorded with "
                         + "<timeBuckets>off</timeBuckets>?); grade with timeBuckets=off too, or re-record with time buckets");
             }
             bucket = text(file, node, "time_bucket");
             if (!buckets.knows(bucket)) {
-                throw new PatchgradeException("malformed_gold", file + ": key \"time_bucket\" is \"" + bucket + "\", not one of the buckets "
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"time_bucket\" is \"" + bucket + "\", not one of the buckets "
                         + buckets.names() + " of <timeBuckets>; set <timeBuckets> to the cutoffs the gold was recorded with");
             }
             JsonNode time = node.get("time_ms");
             if (time != null && !time.isNull() && (!time.isIntegralNumber() || !time.canConvertToLong() || time.asLong() < 0)) {
-                throw new PatchgradeException("malformed_gold", file + ": key \"time_ms\" must be a non-negative whole number of "
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"time_ms\" must be a non-negative whole number of "
                         + "milliseconds or null (found " + time + ")");
             }
             millis = time == null || time.isNull() ? null : time.asLong();
@@ -150,7 +149,7 @@ public final class GoldStore {
     private static String text(Path file, JsonNode node, String key) {
         JsonNode value = node.get(key);
         if (value == null || !value.isTextual()) {
-            throw new PatchgradeException("malformed_gold", file + ": key \"" + key + "\" must be a string (found " + value + ")");
+            throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"" + key + "\" must be a string (found " + value + ")");
         }
         return value.asText();
     }
@@ -161,7 +160,7 @@ public final class GoldStore {
             return null;
         }
         if (!value.isTextual()) {
-            throw new PatchgradeException("malformed_gold", file + ": key \"" + key + "\" must be a string (found " + value + ")");
+            throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"" + key + "\" must be a string (found " + value + ")");
         }
         return value.asText();
     }
@@ -172,7 +171,7 @@ public final class GoldStore {
             return null;
         }
         if (!value.isTextual() || !isSha256(value.asText())) {
-            throw new PatchgradeException("malformed_gold", file + ": key \"" + key + "\" must be a SHA-256 in hex or null (found " + value + ")");
+            throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"" + key + "\" must be a SHA-256 in hex or null (found " + value + ")");
         }
         return value.asText().toLowerCase(java.util.Locale.ROOT);
     }
@@ -195,7 +194,7 @@ public final class GoldStore {
             return List.of();
         }
         if (!node.isArray()) {
-            throw new PatchgradeException("malformed_gold", file + ": key \"normalize\" must be an array of {pattern, replacement}");
+            throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"normalize\" must be an array of {pattern, replacement}");
         }
         List<NormalizeRule> rules = new ArrayList<>();
         for (JsonNode rule : node) {
@@ -220,7 +219,7 @@ public final class GoldStore {
         }
         node.put("stdout_sha256", tuple.stdoutSha256());
         node.put("stderr_sha256", tuple.stderrSha256());
-        node.put("sanitizer", tuple.sanitizer());
+        node.put("sanitizer", tuple.sanitizer().wireName());
         if (tuple.timeBucket() != null) {
             node.put("time_bucket", tuple.timeBucket());
         }
@@ -285,7 +284,7 @@ public final class GoldStore {
                 }
             }
         } catch (IOException e) {
-            throw new PatchgradeException("write_failed", "cannot write the digest directory " + target + ": " + e.getMessage(), e);
+            throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write the digest directory " + target + ": " + e.getMessage(), e);
         }
     }
 

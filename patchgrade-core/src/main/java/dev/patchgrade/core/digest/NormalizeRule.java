@@ -1,5 +1,6 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import java.nio.file.Path;
 import java.util.Objects;
@@ -21,18 +22,18 @@ public record NormalizeRule(String pattern, String replacement, String name) {
     public NormalizeRule {
         if (name != null) {
             if (!name.equals(BASEDIR)) {
-                throw new PatchgradeException("bad_parameter", "<normalize> rule name \"" + name + "\" is unknown; the one named rule is "
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<normalize> rule name \"" + name + "\" is unknown; the one named rule is "
                         + "basedir (<rule>basedir</rule>); otherwise give <pattern> and <replacement>");
             }
         } else {
             if (pattern == null || pattern.isEmpty()) {
-                throw new PatchgradeException("bad_parameter", "<normalize> rule without a <pattern>; give a regular expression, "
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<normalize> rule without a <pattern>; give a regular expression, "
                         + "or the rule name basedir");
             }
             try {
                 Pattern.compile(pattern);
             } catch (PatternSyntaxException e) {
-                throw new PatchgradeException("bad_parameter", "<normalize> pattern \"" + pattern + "\" is not a valid regular expression: "
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<normalize> pattern \"" + pattern + "\" is not a valid regular expression: "
                         + e.getDescription());
             }
         }

@@ -1,6 +1,7 @@
 package dev.patchgrade.core.digest;
 
-import dev.patchgrade.core.launch.StreamHashing;
+import dev.patchgrade.core.hashing.Sha256;
+
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -41,12 +42,12 @@ public final class Normalizer {
     }
 
     public String sha256(Path file) {
-        MessageDigest digest = StreamHashing.sha256();
+        MessageDigest digest = Sha256.digest();
         eachLine(file, Long.MAX_VALUE, line -> {
             digest.update(line.getBytes(StandardCharsets.ISO_8859_1));
             return true;
         });
-        return StreamHashing.hex(digest.digest());
+        return Sha256.hex(digest.digest());
     }
 
     /** The first {@code limit} bytes of the stream after normalisation, as UTF-8 text (the rules may make it longer or shorter). */

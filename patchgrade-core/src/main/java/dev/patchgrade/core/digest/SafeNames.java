@@ -1,6 +1,7 @@
 package dev.patchgrade.core.digest;
 
-import dev.patchgrade.core.launch.StreamHashing;
+import dev.patchgrade.core.hashing.Sha256;
+
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -30,7 +31,7 @@ public final class SafeNames {
         if (stem.equals(id) && !stem.isEmpty()) {
             return stem;
         }
-        String hash = StreamHashing.hex(StreamHashing.sha256().digest(id.getBytes(StandardCharsets.UTF_8))).substring(0, 10);
+        String hash = Sha256.hex(Sha256.digest().digest(id.getBytes(StandardCharsets.UTF_8))).substring(0, 10);
         return (stem.isEmpty() ? "case" : stem) + "~" + hash;
     }
 

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import java.util.Arrays;
 import java.util.Locale;
@@ -21,7 +22,7 @@ public enum Sanitizer {
     public static Sanitizer parse(String value) {
         String wanted = value == null ? "" : value.strip().toLowerCase(Locale.ROOT).replace("ubsan+asan", "asan+ubsan");
         return Arrays.stream(values()).filter(s -> s.wireName.equals(wanted)).findFirst()
-                .orElseThrow(() -> new PatchgradeException("bad_parameter", "<sanitizer> (patchgrade.sanitizer) must be none, ubsan, asan or "
+                .orElseThrow(() -> new PatchgradeException(ErrorName.BAD_PARAMETER, "<sanitizer> (patchgrade.sanitizer) must be none, ubsan, asan or "
                         + "asan+ubsan (found \"" + value + "\"); give what the binary of <command> was built with"));
     }
 }

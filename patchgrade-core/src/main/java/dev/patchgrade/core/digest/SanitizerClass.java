@@ -24,6 +24,12 @@ public enum SanitizerClass {
         return wireName;
     }
 
+    /** The wire name: drifts and tables show the class as the gold file writes it. */
+    @Override
+    public String toString() {
+        return wireName;
+    }
+
     public static Optional<SanitizerClass> fromWire(String name) {
         return Arrays.stream(values()).filter(c -> c.wireName.equals(name)).findFirst();
     }

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.envelope;
 
+import dev.patchgrade.core.ErrorName;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -50,10 +51,10 @@ public final class EnvelopeFile {
         try {
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            throw new PatchgradeException("missing_envelope", file + ": no envelope file. Record one on a known-good build with "
+            throw new PatchgradeException(ErrorName.MISSING_ENVELOPE, file + ": no envelope file. Record one on a known-good build with "
                     + "`" + record + "` and commit it, or fix the <envelope> path");
         } catch (IOException e) {
-            throw new PatchgradeException("missing_envelope", file + ": cannot read the envelope (" + e.getMessage() + ")");
+            throw new PatchgradeException(ErrorName.MISSING_ENVELOPE, file + ": cannot read the envelope (" + e.getMessage() + ")");
         }
         return parse(file, bytes, log, record);
     }

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.envelope;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.count.InstructionCount;
 import java.util.ArrayList;
@@ -46,7 +47,8 @@ public final class EnvelopeGrader {
             }
         }
         for (EnvelopeRun run : runs) {
-            if (!run.timedOut() && run.signal() != null && !"SIGXFSZ".equals(run.signal())) {
+            // A run stopped at the output cap got its signal for that: output_limit says so, not the signal.
+            if (!run.timedOut() && run.signal() != null && !run.outputLimited()) {
                 reasons.add("signal_" + run.signal());
             }
         }
@@ -62,7 +64,7 @@ public final class EnvelopeGrader {
                         reasons.add(ceiling.reason());
                     }
                 } else if (runs.stream().allMatch(EnvelopeRun::clean)) {
-                    throw new PatchgradeException("unmeasurable_ceiling", envelope.file() + ": key \"max_instructions\" sets a ceiling on "
+                    throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, envelope.file() + ": key \"max_instructions\" sets a ceiling on "
                             + "instructions, which could not be counted here: " + (instructions == null ? "no counter was run"
                                     : instructions.problem()) + ". Grading it would be a guess, so nothing was graded. Install valgrind "
                             + "(or allow perf_event_open), or remove the key if instructions are not to be graded");
@@ -79,7 +81,7 @@ public final class EnvelopeGrader {
                                     + "cgroup v2 subtree with the memory controller"
                             : "the launch helper is unavailable; the warning above says why: no C compiler, or a helper cache that is "
                                     + "not writable or is mounted noexec";
-                    throw new PatchgradeException("unmeasurable_ceiling", envelope.file() + ": key \"" + ceiling.key() + "\" sets a ceiling on "
+                    throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, envelope.file() + ": key \"" + ceiling.key() + "\" sets a ceiling on "
                             + ceiling.label() + ", which cannot be measured on this machine (" + why + "). Grading it would be a guess, "
                             + "so nothing was graded");
                 }

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.envelope;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.host.HostInfo;
@@ -24,12 +25,12 @@ public record EnvelopeRecording(
         for (int i = 0; i < runs.size(); i++) {
             EnvelopeRun run = runs.get(i);
             if (!run.clean()) {
-                throw new PatchgradeException("baseline_failed", "the known-good command " + String.join(" ", cmd)
+                throw new PatchgradeException(ErrorName.BASELINE_FAILED, "the known-good command " + String.join(" ", cmd)
                         + " did not finish cleanly in run " + (i + 1) + " (" + describe(run) + "); an envelope is recorded only from a run "
                         + "that exits 0 within the timeout. Fix the command or raise <timeout>");
             }
             if (run.maxRssKb() == null || run.userMicros() == null) {
-                throw new PatchgradeException("unmeasurable_ceiling", "peak RSS and user CPU cannot be measured on this machine"
+                throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, "peak RSS and user CPU cannot be measured on this machine"
                         + " (the launch helper is unavailable; the warning above says why: no C compiler, or a helper cache that is not"
                         + " writable or is mounted noexec), so no envelope can be recorded; fix that and retry");
             }
@@ -63,7 +64,7 @@ public record EnvelopeRecording(
      */
     public EnvelopeRecording withInstructions(InstructionCount count, int slackPercent) {
         if (slackPercent < 0) {
-            throw new PatchgradeException("bad_parameter", "<instructionSlackPercent> must not be negative (found " + slackPercent + ")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<instructionSlackPercent> must not be negative (found " + slackPercent + ")");
         }
         Map<Ceiling, Long> newCeilings = new EnumMap<>(ceilings);
         newCeilings.put(Ceiling.INSTRUCTIONS, Slack.apply(count.value(), slackPercent, 0));

@@ -13,7 +13,7 @@ public enum HostCheck {
         try {
             return valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new dev.patchgrade.core.PatchgradeException("bad_parameter",
+            throw new dev.patchgrade.core.PatchgradeException(dev.patchgrade.core.ErrorName.BAD_PARAMETER,
                     "<hostCheck> must be fail, warn or ignore (found \"" + value + "\")");
         }
     }

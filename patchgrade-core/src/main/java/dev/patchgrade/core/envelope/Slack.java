@@ -9,7 +9,7 @@ public record Slack(int rssPercent, long rssKb, int cpuPercent, long cpuMicros) 
 
     public Slack {
         if (rssPercent < 0 || rssKb < 0 || cpuPercent < 0 || cpuMicros < 0) {
-            throw new dev.patchgrade.core.PatchgradeException("bad_parameter", "slack must not be negative (rssSlackPercent="
+            throw new dev.patchgrade.core.PatchgradeException(dev.patchgrade.core.ErrorName.BAD_PARAMETER, "slack must not be negative (rssSlackPercent="
                     + rssPercent + ", rssSlackKb=" + rssKb + ", cpuSlackPercent=" + cpuPercent + ", cpuSlackUs=" + cpuMicros + ")");
         }
     }

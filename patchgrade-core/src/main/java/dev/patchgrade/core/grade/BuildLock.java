@@ -1,5 +1,6 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -38,11 +39,11 @@ public final class BuildLock implements AutoCloseable {
             // held by this JVM: another execution of the same project is grading right now
         } catch (IOException e) {
             closeQuietly(channel);
-            throw new PatchgradeException("write_failed", "cannot create the lock file " + file + ": " + e.getMessage()
+            throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot create the lock file " + file + ": " + e.getMessage()
                     + "; check that the build directory is writable", e);
         }
         closeQuietly(channel);
-        throw new PatchgradeException("build_in_progress", "another build of this project is grading right now (it holds " + file
+        throw new PatchgradeException(ErrorName.BUILD_IN_PROGRESS, "another build of this project is grading right now (it holds " + file
                 + "); two builds sharing one target directory would mix their runs and reports. Wait for it to finish, or build in a "
                 + "separate checkout");
     }

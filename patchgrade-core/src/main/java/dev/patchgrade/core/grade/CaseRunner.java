@@ -1,8 +1,12 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
 import java.util.List;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -11,11 +15,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Runs one piece of work per case on a fixed number of workers and returns the results in case
+ * Runs one piece of work per case on a fixed number of workers and hands on the results in case
  * order. Long runs print progress every few seconds, not a line per case.
  */
 public final class CaseRunner {
@@ -32,26 +37,47 @@ public final class CaseRunner {
         return runAll(cases, parallel, work, failing, log, PROGRESS_INTERVAL);
     }
 
+    /** Every result, in case order; for the few callers that need them all at once (recording, tests). */
     public static <C, R> List<R> runAll(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, GradeLog log,
+            Duration progressInterval) {
+        List<R> results = new ArrayList<>(cases.size());
+        forEach(cases, parallel, work, failing, results::add, log, progressInterval);
+        return results;
+    }
+
+    public static <C, R> void forEach(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, Consumer<R> done, GradeLog log) {
+        forEach(cases, parallel, work, failing, done, log, PROGRESS_INTERVAL);
+    }
+
+    /**
+     * Runs the cases and hands each result to {@code done} in case order, on the calling thread, as soon as it
+     * and every case before it finished. At most a few cases per worker are ahead of {@code done}: nothing
+     * here grows with the number of cases.
+     */
+    public static <C, R> void forEach(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, Consumer<R> done, GradeLog log,
             Duration progressInterval) {
         long progressNanos = progressInterval.toNanos();
         if (parallel < 1) {
-            throw new PatchgradeException("bad_parameter", "<parallel> must be at least 1 (found " + parallel + ")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<parallel> must be at least 1 (found " + parallel + ")");
         }
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, Math.max(1, cases.size())), runnable -> {
             Thread thread = new Thread(runnable, "patchgrade-case");
             thread.setDaemon(true);
             return thread;
         });
+        int window = Math.max(4, parallel * 4);
         try {
-            List<Future<R>> futures = new ArrayList<>(cases.size());
-            for (C c : cases) {
-                futures.add(pool.submit(() -> work.apply(c)));
-            }
-            List<R> results = new ArrayList<>(cases.size());
+            Deque<Future<R>> ahead = new ArrayDeque<>(window);
+            Iterator<C> next = cases.iterator();
+            long finished = 0;
             long lastReport = System.nanoTime();
             int failures = 0;
-            for (Future<R> future : futures) {
+            while (next.hasNext() || !ahead.isEmpty()) {
+                while (next.hasNext() && ahead.size() < window) {
+                    C c = next.next();
+                    ahead.add(pool.submit(() -> work.apply(c)));
+                }
+                Future<R> future = ahead.poll();
                 R result;
                 while (true) {
                     try {
@@ -59,7 +85,7 @@ public final class CaseRunner {
                         break;
                     } catch (TimeoutException e) {
                         if (System.nanoTime() - lastReport > progressNanos) {
-                            log.info("progress: " + results.size() + "/" + cases.size() + " cases done, " + failures + " failing so far");
+                            log.info("progress: " + finished + "/" + cases.size() + " cases done, " + failures + " failing so far");
                             lastReport = System.nanoTime();
                         }
                     }
@@ -67,16 +93,16 @@ public final class CaseRunner {
                 if (failing.test(result)) {
                     failures++;
                 }
-                results.add(result);
+                finished++;
+                done.accept(result);
                 if (System.nanoTime() - lastReport > progressNanos) {
-                    log.info("progress: " + results.size() + "/" + cases.size() + " cases done, " + failures + " failing so far");
+                    log.info("progress: " + finished + "/" + cases.size() + " cases done, " + failures + " failing so far");
                     lastReport = System.nanoTime();
                 }
             }
-            return results;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new PatchgradeException("interrupted", "grading was interrupted", e);
+            throw new PatchgradeException(ErrorName.INTERRUPTED, "grading was interrupted", e);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof PatchgradeException pe) {

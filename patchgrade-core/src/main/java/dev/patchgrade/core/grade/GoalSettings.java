@@ -1,5 +1,6 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.launch.ChildEnvironment;
@@ -39,13 +40,14 @@ public record GoalSettings(
         Map<String, String> environment,
         SandboxSettings sandbox,
         LaunchFacts facts,
-        String module) {
+        String module,
+        Suggestions suggestions) {
 
     public GoalSettings {
         if (environment != null) {
             environment.forEach((name, value) -> {
                 if (value == null) {
-                    throw new PatchgradeException("bad_parameter", "<environment> gives variable " + name + " no value (an empty <" + name + "/> "
+                    throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<environment> gives variable " + name + " no value (an empty <" + name + "/> "
                             + "element); write <" + name + ">value</" + name + ">, or remove it");
                 }
             });
@@ -53,6 +55,12 @@ public record GoalSettings(
         environment = environment == null ? Map.of() : Map.copyOf(environment);
         sandbox = sandbox == null ? SandboxSettings.auto() : sandbox;
         facts = facts == null ? new LaunchFacts() : facts;
+        suggestions = suggestions == null ? Suggestions.PLAIN : suggestions;
+    }
+
+    public GoalSettings(String goal, String executionId, Path reportsDirectory, Path outputDirectory, Path workingDirectory,
+            Map<String, String> environment, SandboxSettings sandbox, LaunchFacts facts, String module) {
+        this(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, sandbox, facts, module, null);
     }
 
     public GoalSettings(String goal, String executionId, Path reportsDirectory, Path outputDirectory, Path workingDirectory,
@@ -61,12 +69,20 @@ public record GoalSettings(
     }
 
     public GoalSettings withSandbox(SandboxSettings settings) {
-        return new GoalSettings(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, settings, null, module);
+        return new GoalSettings(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, settings, null, module,
+                suggestions);
+    }
+
+    /** The same execution, its messages naming settings the way {@code suggestions} shows them. */
+    public GoalSettings withSuggestions(Suggestions shown) {
+        return new GoalSettings(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, sandbox, facts, module,
+                shown);
     }
 
     /** The same execution, named in its reports after the module (its artifactId). */
     public GoalSettings withModule(String artifactId) {
-        return new GoalSettings(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, sandbox, facts, artifactId);
+        return new GoalSettings(goal, executionId, reportsDirectory, outputDirectory, workingDirectory, environment, sandbox, facts, artifactId,
+                suggestions);
     }
 
     /** A launcher for this execution's children, sandboxed as {@link #sandboxSpec} says; its facts go to the reports. */
@@ -168,11 +184,17 @@ public record GoalSettings(
     }
 
     /**
-     * A command-line hint that runs as printed: {@code mvn patchgrade:record-digest@plain -Dpatchgrade.force=true}. The
-     * execution id picks this execution's configuration, without which Maven would not know the command.
+     * A command that runs {@code goalToRun} again for this execution, as the build tool shows it (for Maven
+     * {@code mvn patchgrade:record-digest@plain -Dpatchgrade.force=true}: the execution id picks this
+     * execution's configuration, without which Maven would not know the command).
      */
-    public String hint(String goalToRun, String flags) {
-        return "mvn patchgrade:" + goalToRun + "@" + executionId + (flags.isEmpty() ? "" : " " + flags);
+    public String rerun(String goalToRun, Setting.Value... values) {
+        return suggestions.rerun(goalToRun, executionId, values);
+    }
+
+    /** The re-run that replaces a recorded oracle. */
+    public String rerecord(String goalToRun) {
+        return rerun(goalToRun, Setting.FORCE.is("true"));
     }
 
     /**
@@ -186,7 +208,7 @@ public record GoalSettings(
         }
         for (int i = 0; i < values.size(); i++) {
             if (values.get(i) == null || values.get(i).isEmpty()) {
-                throw new PatchgradeException("bad_parameter", "<" + parameter + "> has an empty <arg></arg> (argument " + (i + 1) + " of "
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<" + parameter + "> has an empty <arg></arg> (argument " + (i + 1) + " of "
                         + values.size() + "); remove it, or give it a value: Maven cannot pass an empty argument on");
             }
         }
@@ -224,14 +246,15 @@ public record GoalSettings(
     }
 
     /**
-     * The result, or error {@code could_not_start} naming the POM parameter that holds the command.
+     * The result, or error {@code could_not_start} naming the setting that holds the command.
      *
      * @param parameter {@code command}, {@code reference} or {@code candidate}
      */
-    public static LaunchResult mustHaveStarted(LaunchResult result, String parameter, List<String> command) {
+    public LaunchResult mustHaveStarted(LaunchResult result, String parameter, List<String> command) {
         if (!result.started()) {
-            throw new PatchgradeException("could_not_start", result.startFailure().describe() + ". Check <" + parameter + "> ("
-                    + String.join(" ", command) + "): build the binary before this goal runs, or fix the path");
+            throw new PatchgradeException(ErrorName.COULD_NOT_START, result.startFailure().describe() + ". Check "
+                    + suggestions.setting(Setting.parameter(parameter)) + " (" + String.join(" ", command)
+                    + "): build the binary before this goal runs, or fix the path");
         }
         return result;
     }

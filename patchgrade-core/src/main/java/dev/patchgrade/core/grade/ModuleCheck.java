@@ -1,6 +1,10 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.ErrorName;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.report.JsonReports;
 import java.io.IOException;
@@ -52,50 +56,84 @@ public final class ModuleCheck {
             files = listing.filter(p -> p.getFileName().toString().startsWith("patchgrade.") && p.getFileName().toString().endsWith(".json"))
                     .sorted().toList();
         } catch (IOException e) {
-            throw new PatchgradeException("io_error", "cannot list the reports in " + reportsDirectory + ": " + e.getMessage(), e);
+            throw new PatchgradeException(ErrorName.UNREADABLE_REPORT, "cannot list the reports in " + reportsDirectory + ": " + e.getMessage(), e);
         }
         for (Path file : files) {
-            JsonNode report;
+            String name = file.getFileName().toString();
             try {
                 if (since != null && Files.getLastModifiedTime(file).toInstant().isBefore(since)) {
                     stale.add(file);
                     continue;
                 }
-                report = JsonReports.MAPPER.readTree(file.toFile());
+                executions.add(readOne(file, name.substring("patchgrade.".length(), name.length() - ".json".length())));
             } catch (IOException e) {
-                throw new PatchgradeException("unreadable_report", file + " cannot be read as a patchgrade JSON report (" + e.getMessage()
+                throw new PatchgradeException(ErrorName.UNREADABLE_REPORT, file + " cannot be read as a patchgrade JSON report (" + e.getMessage()
                         + "); delete it, or run `mvn clean verify`", e);
             }
-            String name = file.getFileName().toString();
-            executions.add(execution(name.substring("patchgrade.".length(), name.length() - ".json".length()), report));
         }
         return new Result(executions, stale);
     }
 
-    static Execution execution(String name, JsonNode report) {
+    /**
+     * One report read as a stream: its head kept, its rows only counted, so a report of any number of cases
+     * is read in constant memory.
+     */
+    static Execution readOne(Path file, String name) throws IOException {
+        try (JsonParser parser = JsonReports.MAPPER.getFactory().createParser(file.toFile())) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("not a JSON object");
+            }
+            ObjectNode head = JsonReports.MAPPER.createObjectNode();
+            Rows rows = null;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                if (parser.nextToken() == JsonToken.START_ARRAY && (field.equals("cases") || field.equals("rows"))) {
+                    rows = new Rows(field.equals("rows"));
+                    while (parser.nextToken() != JsonToken.END_ARRAY) {
+                        rows.count(JsonReports.MAPPER.readTree(parser));
+                    }
+                } else {
+                    head.set(field, JsonReports.MAPPER.readTree(parser));
+                }
+            }
+            return execution(name, head, rows);
+        }
+    }
+
+    /** The rows of a digest (cases, each with a verdict) or a three-column grade (rows, each with a pattern), counted. */
+    private static final class Rows {
+        private final boolean patterns;
+        private long total;
+        private long failing;
+
+        Rows(boolean patterns) {
+            this.patterns = patterns;
+        }
+
+        void count(JsonNode item) {
+            total++;
+            boolean passed = patterns ? item.path("pattern").asText().equals("pass_all_agree") : !item.path("verdict").asText().equals("fail");
+            failing += passed ? 0 : 1;
+        }
+    }
+
+    private static Execution execution(String name, JsonNode report, Rows rows) {
         if (report.has("error")) {
             String type = report.path("error").path("type").asText("error");
             return new Execution(name, Status.ERROR, type, report.path("error").path("message").asText());
         }
         String verdict = report.path("verdict").asText();
         boolean failed = verdict.equals("fail") || verdict.equals("reject");
-        if (report.has("reasons")) {
-            // envelope: one graded command
+        // The report says its goal; reports without one (hand-made, older) are told apart by their rows.
+        String goal = report.path("goal").asText(rows == null ? "envelope" : "");
+        if (goal.equals("envelope") || rows == null) {
             String worst = failed && report.path("reasons").size() > 0 ? report.path("reasons").path(0).asText() : verdict;
             List<String> reasons = new ArrayList<>();
             report.path("reasons").forEach(r -> reasons.add(r.asText()));
             return new Execution(name, failed ? Status.FAILED : Status.PASSED, worst,
                     failed ? "rejected for " + String.join(", ", reasons) : "within every ceiling");
         }
-        // digest (cases, each with a verdict) or three-column (rows, each with a pattern)
-        boolean rows = report.has("rows");
-        int total = report.path(rows ? "rows" : "cases").size();
-        long failing = 0;
-        for (JsonNode item : report.path(rows ? "rows" : "cases")) {
-            boolean passed = rows ? item.path("pattern").asText().equals("pass_all_agree") : !item.path("verdict").asText().equals("fail");
-            failing += passed ? 0 : 1;
-        }
         return new Execution(name, failed ? Status.FAILED : Status.PASSED, report.path("worst").asText(verdict),
-                failing + " of " + total + (rows ? " row(s)" : " case(s)") + " failing");
+                rows.failing + " of " + rows.total + (rows.patterns ? " row(s)" : " case(s)") + " failing");
     }
 }

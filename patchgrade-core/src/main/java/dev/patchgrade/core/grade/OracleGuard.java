@@ -1,7 +1,9 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.hashing.Sha256;
+
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.launch.StreamHashing;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -47,7 +49,7 @@ public final class OracleGuard {
             }
         });
         if (changed.length() > 0) {
-            throw new PatchgradeException("oracle_tampered", "oracle file changed while the goal ran: " + changed
+            throw new PatchgradeException(ErrorName.ORACLE_TAMPERED, "oracle file changed while the goal ran: " + changed
                     + ". Grading goals never write oracle files, so something the grade launched did: restore the file from version control"
                     + " (git checkout -- <file>) and treat the candidate as hostile; no verdict from this run counts.");
         }
@@ -62,7 +64,7 @@ public final class OracleGuard {
             if (!Files.exists(oracle)) {
                 return "absent";
             }
-            MessageDigest digest = StreamHashing.sha256();
+            MessageDigest digest = Sha256.digest();
             // A symlinked gold directory (or links inside it) is fingerprinted where its files really are.
             Path real = oracle.toRealPath();
             if (Files.isDirectory(real)) {
@@ -78,9 +80,9 @@ public final class OracleGuard {
             } else {
                 update(digest, real);
             }
-            return StreamHashing.hex(digest.digest());
+            return Sha256.hex(digest.digest());
         } catch (IOException e) {
-            throw new PatchgradeException("oracle_unreadable", oracle + ": cannot be read to fingerprint it (" + e.getMessage()
+            throw new PatchgradeException(ErrorName.ORACLE_UNREADABLE, oracle + ": cannot be read to fingerprint it (" + e.getMessage()
                     + "); check its permissions, and that no other process holds it");
         }
     }

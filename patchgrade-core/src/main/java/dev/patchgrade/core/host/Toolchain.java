@@ -1,5 +1,6 @@
 package dev.patchgrade.core.host;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import java.io.IOException;
 import java.time.Duration;
@@ -20,11 +21,11 @@ public final class Toolchain {
         try {
             outcome = BoundedCommand.run(List.of(compiler, "--version"), null, timeout);
         } catch (IOException e) {
-            throw new PatchgradeException("toolchain_unavailable", "cannot run `" + compiler + " --version` (" + e.getMessage()
+            throw new PatchgradeException(ErrorName.TOOLCHAIN_UNAVAILABLE, "cannot run `" + compiler + " --version` (" + e.getMessage()
                     + "); set <compiler> to a compiler on the PATH, such as g++", e);
         }
         if (outcome.exitCode() != 0) {
-            throw new PatchgradeException("toolchain_unavailable", "`" + compiler + " --version` exited "
+            throw new PatchgradeException(ErrorName.TOOLCHAIN_UNAVAILABLE, "`" + compiler + " --version` exited "
                     + outcome.exitCode() + "; check the <compiler> parameter");
         }
         return outcome.output().lines().findFirst().orElse("").strip();

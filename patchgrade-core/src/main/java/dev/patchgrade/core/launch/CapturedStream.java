@@ -1,5 +1,8 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.hashing.Sha256;
+
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -20,7 +23,7 @@ import java.util.Set;
  */
 public final class CapturedStream extends FilterInputStream {
     private final StreamDigest captured;
-    private final MessageDigest digest = StreamHashing.sha256();
+    private final MessageDigest digest = Sha256.digest();
     private long read;
 
     private CapturedStream(InputStream in, StreamDigest captured) {
@@ -45,7 +48,7 @@ public final class CapturedStream extends FilterInputStream {
     }
 
     private static PatchgradeException tampered(StreamDigest captured, String what) {
-        return new PatchgradeException("output_tampered", "the kept output " + captured.file() + " " + what + " since its run ended: "
+        return new PatchgradeException(ErrorName.OUTPUT_TAMPERED, "the kept output " + captured.file() + " " + what + " since its run ended: "
                 + "something else the build ran changed it, so no comparison of it can be trusted. Run with sandbox=required");
     }
 
@@ -81,7 +84,7 @@ public final class CapturedStream extends FilterInputStream {
         } finally {
             super.close();
         }
-        if (read != captured.bytes() || !StreamHashing.hex(digest.digest()).equals(captured.sha256())) {
+        if (read != captured.bytes() || !Sha256.hex(digest.digest()).equals(captured.sha256())) {
             throw tampered("no longer holds the " + captured.bytes() + " bytes (sha256 " + captured.sha256().substring(0, 12) + ") captured");
         }
     }

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import java.io.BufferedReader;
@@ -97,7 +98,7 @@ final class HelperLauncher implements Launcher {
             first = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), arguments);
         } catch (IOException e) {
             timer.shutdownNow();
-            throw new PatchgradeException("launcher_failed", "the launch helper " + helperBinary + " did not start: " + e.getMessage()
+            throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "the launch helper " + helperBinary + " did not start: " + e.getMessage()
                     + ". Delete the helper cache directory " + helperBinary.getParent() + " so that it is built again", e);
         }
         Map<String, String> ready = first.ready;
@@ -115,7 +116,7 @@ final class HelperLauncher implements Launcher {
             if (spec.mode() == SandboxSpec.Mode.REQUIRED || SandboxStatus.isScanFailure(reason)) {
                 first.destroy();
                 timer.shutdownNow();
-                throw new PatchgradeException("sandbox_unavailable", "sandbox=" + spec.mode().wireName() + ", but " + why
+                throw new PatchgradeException(ErrorName.SANDBOX_UNAVAILABLE, "sandbox=" + spec.mode().wireName() + ", but " + why
                         + ". Or set sandbox to auto (runs without it, with a warning) or off");
             }
             log.warn("patchgrade runs children WITHOUT the sandbox: " + why + ". Verdicts of this execution are not tamper-proof: "
@@ -195,7 +196,7 @@ final class HelperLauncher implements Launcher {
             try {
                 helper = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), helperArguments);
             } catch (IOException e) {
-                throw new PatchgradeException("launcher_failed", "a new launch helper did not start: " + e.getMessage(), e);
+                throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "a new launch helper did not start: " + e.getMessage(), e);
             }
             all.add(helper);
         }
@@ -208,7 +209,7 @@ final class HelperLauncher implements Launcher {
             files.discard();
             all.remove(helper);
             helper.destroy();
-            throw new PatchgradeException("launcher_failed", "the launch helper failed while running " + request.command().get(0)
+            throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "the launch helper failed while running " + request.command().get(0)
                     + ": " + e.getMessage() + ". It was killed with its run; the next launch starts a fresh one. If this repeats, the "
                     + "command may be signalling or stopping its parent (run it with sandbox=required)", e);
         }

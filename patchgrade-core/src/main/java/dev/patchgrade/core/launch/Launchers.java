@@ -61,7 +61,7 @@ public final class Launchers {
 
     private static Launcher degraded(GradeLog log, Path scratch, String reason, SandboxSpec spec) {
         if (spec.mode() == SandboxSpec.Mode.REQUIRED) {
-            throw new dev.patchgrade.core.PatchgradeException("sandbox_unavailable", "sandbox=required, but the sandbox lives in the "
+            throw new dev.patchgrade.core.PatchgradeException(dev.patchgrade.core.ErrorName.SANDBOX_UNAVAILABLE, "sandbox=required, but the sandbox lives in the "
                     + "launch helper, which cannot be used here: " + reason + ". Install a C compiler (cc), or set sandbox to auto or off");
         }
         if (spec.mode() == SandboxSpec.Mode.AUTO) {

@@ -1,5 +1,7 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.hashing.Sha256;
+
 import dev.patchgrade.core.CrossProcessLock;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.host.BoundedCommand;
@@ -80,7 +82,7 @@ public final class NativeHelper {
         } catch (IOException e) {
             return new Located(null, "the C compiler " + compiler + " does not work: " + e.getMessage());
         }
-        String key = StreamHashing.sha256Hex(concat(source, (machine + "\nstatic-first").getBytes(StandardCharsets.UTF_8))).substring(0, 16);
+        String key = Sha256.of(concat(source, (machine + "\nstatic-first").getBytes(StandardCharsets.UTF_8))).substring(0, 16);
         Path directory = cacheRoot.resolve("helper-" + key);
         Path binary = directory.resolve(BINARY_NAME);
         if (unfit(directory, binary) == null) {
@@ -306,7 +308,7 @@ public final class NativeHelper {
     }
 
     private static String sha256(Path file) throws IOException {
-        java.security.MessageDigest digest = StreamHashing.sha256();
+        java.security.MessageDigest digest = Sha256.digest();
         try (InputStream in = Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS)) {
             byte[] buffer = new byte[64 * 1024];
             int n;
@@ -314,7 +316,7 @@ public final class NativeHelper {
                 digest.update(buffer, 0, n);
             }
         }
-        return StreamHashing.hex(digest.digest());
+        return Sha256.hex(digest.digest());
     }
 
     private static byte[] randomBytes() {

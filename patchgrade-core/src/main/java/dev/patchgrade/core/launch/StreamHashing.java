@@ -11,33 +11,16 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Set;
 import java.nio.file.Path;
+import dev.patchgrade.core.hashing.Sha256;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
-/** Hashes a stream in fixed-size blocks: memory use does not depend on the stream's size. */
+/** Hashes a child's output file in fixed-size blocks: memory use does not depend on the stream's size. */
 public final class StreamHashing {
     public static final int DEFAULT_EXCERPT_BYTES = 4096;
     private static final int BLOCK = 1 << 16;
     private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
     private StreamHashing() {}
-
-    public static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
-    }
-
-    public static String hex(byte[] digest) {
-        return HexFormat.of().formatHex(digest);
-    }
-
-    public static String sha256Hex(byte[] bytes) {
-        return hex(sha256().digest(bytes));
-    }
 
     /**
      * Digest, size, first and last {@code excerptBytes} of a file written by a child. The file is read
@@ -48,7 +31,7 @@ public final class StreamHashing {
         try {
             BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             if (!attributes.isRegularFile()) {
-                throw new dev.patchgrade.core.PatchgradeException("output_tampered", "the child's output " + file + " is no longer a regular "
+                throw new dev.patchgrade.core.PatchgradeException(dev.patchgrade.core.ErrorName.OUTPUT_TAMPERED, "the child's output " + file + " is no longer a regular "
                         + "file (a link, FIFO or device was put in its place while it ran), so it was not read. Treat the candidate as "
                         + "hostile, and run with sandbox=required");
             }
@@ -58,7 +41,7 @@ public final class StreamHashing {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the child's output " + file, e);
         }
-        MessageDigest digest = sha256();
+        MessageDigest digest = Sha256.digest();
         byte[] head = new byte[0];
         long total = 0;
         try (InputStream in = Channels.newInputStream(Files.newByteChannel(file, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)))) {
@@ -89,6 +72,6 @@ public final class StreamHashing {
                 throw new UncheckedIOException("cannot read the child's output " + file, e);
             }
         }
-        return new StreamDigest(hex(digest.digest()), total, head, tail, keep ? file : null);
+        return new StreamDigest(Sha256.hex(digest.digest()), total, head, tail, keep ? file : null);
     }
 }

@@ -22,7 +22,17 @@ public final class AtomicFiles {
 
     private AtomicFiles() {}
 
+    /** What writes a file's content to a stream, for content too large to hold in memory. */
+    @FunctionalInterface
+    public interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
     public static void write(Path file, byte[] content) throws IOException {
+        write(file, out -> out.write(content));
+    }
+
+    public static void write(Path file, Content content) throws IOException {
         Path target = file.toAbsolutePath();
         Files.createDirectories(target.getParent());
         Path temporary = null;
@@ -37,7 +47,7 @@ public final class AtomicFiles {
                 }
             }
             try (OutputStream stream = out) {
-                stream.write(content);
+                content.writeTo(stream);
             }
             try {
                 Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

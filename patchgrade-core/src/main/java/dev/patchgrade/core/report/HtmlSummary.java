@@ -1,6 +1,9 @@
 package dev.patchgrade.core.report;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +19,7 @@ import java.util.stream.Stream;
 /**
  * {@code index.html}: one page (no script, no network) over every goal execution whose JSON report
  * lies in the reports directory, rebuilt after each execution so the last one of a module build
- * covers them all. Envelopes get a bar per figure (measured against its ceiling), digests a grid of
+ * covers them all. Each report is read as a stream and drawn by its {@code goal}. Envelopes get a bar per figure (measured against its ceiling), digests a grid of
  * the drifting fields per case, three-column grades the pattern counts.
  *
  * <p>It keeps its look under Jenkins' default Content Security Policy ({@code sandbox; default-src
@@ -34,15 +37,13 @@ public final class HtmlSummary {
 
     /** @param module the module's name for the page title, or {@code null} */
     public static Path refresh(Path reportsDirectory, String module) {
-        List<JsonNode> reports = new ArrayList<>();
-        List<String> names = new ArrayList<>();
+        List<Section> sections = new ArrayList<>();
         try (Stream<Path> files = Files.list(reportsDirectory)) {
             for (Path file : files.sorted().toList()) {
                 String name = file.getFileName().toString();
                 if (name.startsWith("patchgrade.") && name.endsWith(".json")) {
                     try {
-                        reports.add(JsonReports.MAPPER.readTree(file.toFile()));
-                        names.add(name.substring("patchgrade.".length(), name.length() - ".json".length()));
+                        sections.add(read(file, name.substring("patchgrade.".length(), name.length() - ".json".length())));
                     } catch (IOException e) {
                         // a report being replaced right now is picked up by the next refresh
                     }
@@ -54,12 +55,63 @@ public final class HtmlSummary {
         Path index = reportsDirectory.resolve(FILE);
         try {
             writeStylesheet(reportsDirectory);
-            AtomicFiles.write(index, render(module, names, reports).getBytes(StandardCharsets.UTF_8));
+            AtomicFiles.write(index, render(module, sections).getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + index, e);
         }
         return index;
     }
+
+    /**
+     * One execution's part of the page. {@code head} is the report without its rows; the rows were rendered
+     * into {@code rowsHtml} as they were read, at most {@link #ROWS_SHOWN} of them.
+     */
+    record Section(String name, JsonNode head, long rows, long rowsShown, String rowsHtml) {
+        String goal() {
+            return head.path("goal").asText("");
+        }
+    }
+
+    /** Failing rows first in the reader's eye: every failing row up to this many, and passing rows while room is left. */
+    static final int ROWS_SHOWN = 500;
+
+    /** Reads a report as a stream: the rows one at a time, so a report of any size is read in constant memory. */
+    static Section read(Path file, String name) throws IOException {
+        try (JsonParser parser = JsonReports.MAPPER.getFactory().createParser(file.toFile())) {
+            if (parser.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException(file + " is not a JSON object");
+            }
+            ObjectNode head = JsonReports.MAPPER.createObjectNode();
+            StringBuilder rowsHtml = new StringBuilder();
+            long rows = 0;
+            long shown = 0;
+            SummaryRows.RowView view = null;
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                String field = parser.currentName();
+                JsonToken value = parser.nextToken();
+                if (value == JsonToken.START_ARRAY && ROWS.contains(field)) {
+                    view = SummaryRows.rowView(head.path("goal").asText(""));
+                    while (parser.nextToken() != JsonToken.END_ARRAY) {
+                        JsonNode row = JsonReports.MAPPER.readTree(parser);
+                        rows++;
+                        if (view != null && shown < ROWS_SHOWN && (view.failing(row) || rows <= ROWS_SHOWN / 10)) {
+                            view.row(rowsHtml, row);
+                            shown++;
+                        }
+                    }
+                } else {
+                    head.set(field, JsonReports.MAPPER.readTree(parser));
+                }
+            }
+            if (view != null) {
+                rowsHtml.insert(0, view.start(head));
+                rowsHtml.append("</table>\n");
+            }
+            return new Section(name, head, rows, shown, rowsHtml.toString());
+        }
+    }
+
+    private static final java.util.Set<String> ROWS = java.util.Set.of("cases", "rows");
 
     static void writeStylesheet(Path directory) throws IOException {
         Path css = directory.resolve(STYLESHEET);
@@ -75,31 +127,35 @@ public final class HtmlSummary {
                 + "<link rel=\"stylesheet\" href=\"" + STYLESHEET + "\"></head>\n<body>\n<h1>" + esc(title) + "</h1>\n";
     }
 
-    static String render(String module, List<String> names, List<JsonNode> reports) {
+    static String render(String module, List<Section> sections) {
         StringBuilder html = new StringBuilder(16_384);
         html.append(head(module == null || module.isBlank() ? "patchgrade summary" : "patchgrade: " + module));
         html.append("<table class=\"overview\"><tr><th>goal execution</th><th>outcome</th><th>graded</th></tr>\n");
-        for (int i = 0; i < reports.size(); i++) {
-            JsonNode report = reports.get(i);
-            String outcome = outcome(report);
-            html.append("<tr><td><a href=\"#").append(esc(names.get(i))).append("\">").append(esc(names.get(i))).append("</a></td><td class=\"")
-                    .append(cssClass(outcome)).append("\">").append(esc(outcome)).append("</td><td>").append(graded(report)).append("</td></tr>\n");
+        for (Section section : sections) {
+            String outcome = outcome(section.head());
+            html.append("<tr><td><a href=\"#").append(esc(section.name())).append("\">").append(esc(section.name())).append("</a></td><td class=\"")
+                    .append(cssClass(outcome)).append("\">").append(esc(outcome)).append("</td><td>").append(graded(section)).append("</td></tr>\n");
         }
         html.append("</table>\n");
-        for (int i = 0; i < reports.size(); i++) {
-            JsonNode report = reports.get(i);
+        for (Section section : sections) {
+            JsonNode report = section.head();
             String outcome = outcome(report);
-            html.append("<section id=\"").append(esc(names.get(i))).append("\"><h2>").append(esc(names.get(i)))
+            html.append("<section id=\"").append(esc(section.name())).append("\"><h2>").append(esc(section.name()))
                     .append(" <span class=\"badge ").append(cssClass(outcome)).append("\">").append(esc(outcome)).append("</span></h2>\n");
             if (report.has("error")) {
                 html.append("<p class=\"error\"><b>").append(esc(report.path("error").path("type").asText())).append("</b>: ")
                         .append(esc(report.path("error").path("message").asText())).append("</p>\n");
-            } else if (report.has("ceilings")) {
-                envelope(html, report);
-            } else if (report.has("rows")) {
-                threeColumn(html, report);
-            } else if (report.has("cases")) {
-                digest(html, report);
+            } else {
+                switch (section.goal()) {
+                    case "envelope" -> envelope(html, report);
+                    case "three-column" -> threeColumnCounts(html, report, section.rows());
+                    default -> { }
+                }
+                html.append(section.rowsHtml());
+                if (section.rowsShown() < section.rows()) {
+                    html.append("<p>").append(section.rows() - section.rowsShown()).append(" more row(s) not shown here; every row is in ")
+                            .append(esc("patchgrade." + section.name() + ".json")).append("</p>\n");
+                }
             }
             html.append("</section>\n");
         }
@@ -124,17 +180,13 @@ public final class HtmlSummary {
         };
     }
 
-    static String graded(JsonNode report) {
-        if (report.has("rows")) {
-            return report.path("rows").size() + " rows";
-        }
-        if (report.has("cases")) {
-            return report.path("cases").size() + " cases";
-        }
-        if (report.has("ceilings")) {
-            return report.path("runs").size() + " run(s)";
-        }
-        return "";
+    static String graded(Section section) {
+        return switch (section.goal()) {
+            case "three-column" -> section.rows() + " rows";
+            case "digest" -> section.rows() + " cases";
+            case "envelope" -> section.head().path("runs").size() + " run(s)";
+            default -> "";
+        };
     }
 
     private static void envelope(StringBuilder html, JsonNode report) {
@@ -163,94 +215,18 @@ public final class HtmlSummary {
         html.append("</table>\n");
     }
 
-    private static void digest(StringBuilder html, JsonNode report) {
-        // The columns are the tuple's fields, in the order the gold files list them.
-        List<String> fields = new ArrayList<>();
-        JsonNode first = report.path("cases").path(0).path("gold");
-        first.fieldNames().forEachRemaining(name -> {
-            if (!name.equals("case")) {
-                fields.add(name);
-            }
-        });
-        html.append("<table class=\"grid\"><tr><th>case</th><th>verdict</th>");
-        fields.forEach(field -> html.append("<th>").append(esc(field)).append("</th>"));
-        html.append("</tr>\n");
-        for (JsonNode row : report.path("cases")) {
-            boolean failed = "fail".equals(row.path("verdict").asText());
-            List<String> drifted = new ArrayList<>();
-            row.path("drift_fields").forEach(field -> drifted.add(field.asText()));
-            html.append("<tr><td>").append(esc(row.path("case").asText())).append("</td><td class=\"").append(failed ? "bad" : "ok").append("\">")
-                    .append(failed ? "FAIL" : "pass").append("</td>");
-            for (String field : fields) {
-                String gold = shortValue(row.path("gold").path(field));
-                String cand = shortValue(row.path("candidate").path(field));
-                boolean drift = drifted.contains(field);
-                html.append("<td class=\"").append(drift ? "drift" : "same").append("\">")
-                        .append(drift ? esc(gold) + " &rarr; " + esc(cand) + esc(driftNote(row, field)) : esc(cand)).append("</td>");
-            }
-            html.append("</tr>\n");
-            for (JsonNode line : row.path("first_difference")) {
-                html.append("<tr><td></td><td></td><td class=\"drift\" colspan=\"").append(fields.size()).append("\"><code>")
-                        .append(esc(line.path("text").asText())).append("</code></td></tr>\n");
-            }
-        }
-        html.append("</table>\n");
-    }
-
-    /** What the report says beside a drift, e.g. the fastest time and the widened bucket limits of {@code time_bucket}. */
-    private static String driftNote(JsonNode row, String field) {
-        for (JsonNode drift : row.path("drift")) {
-            String text = drift.asText();
-            int note = text.indexOf(" (");
-            if (text.startsWith(field + ": ") && note > 0) {
-                return text.substring(note);
-            }
-        }
-        return "";
-    }
-
-    private static void threeColumn(StringBuilder html, JsonNode report) {
+    private static void threeColumnCounts(StringBuilder html, JsonNode report, long rows) {
         html.append("<p>comparison: <code>").append(esc(report.path("comparison").asText())).append("</code></p>\n<table class=\"bars\">");
-        int total = Math.max(1, report.path("rows").size());
+        long total = Math.max(1, rows);
         Iterator<Map.Entry<String, JsonNode>> counts = report.path("counts").fields();
         while (counts.hasNext()) {
             Map.Entry<String, JsonNode> entry = counts.next();
-            int n = entry.getValue().asInt();
+            long n = entry.getValue().asLong();
             html.append("<tr><td>").append(esc(entry.getKey())).append("</td><td>")
                     .append(bar(n * 100.0 / total, cssClass(entry.getKey()), -1, entry.getKey() + ": " + n + " of " + total))
                     .append("</td><td class=\"num\">").append(n).append("</td></tr>\n");
         }
-        html.append("</table>\n<table class=\"grid\"><tr><th>case</th><th>pattern</th><th>reference</th><th>candidate</th><th>golden</th></tr>\n");
-        for (JsonNode row : report.path("rows")) {
-            String pattern = row.path("pattern").asText();
-            String reference = row.path("reference").path("stdout").asText().strip();
-            String candidate = row.path("candidate").path("stdout").asText().strip();
-            String golden = row.path("golden").asText().strip();
-            // Each excerpt is centred on where the texts first part, so a difference far into a line stays visible.
-            int at = Math.min(Math.min(index(reference, candidate), index(candidate, golden)), index(reference, golden));
-            at = at == Integer.MAX_VALUE ? 0 : at;
-            html.append("<tr><td>").append(esc(row.path("id").asText())).append("</td><td class=\"").append(cssClass(pattern)).append("\">")
-                    .append(esc(pattern)).append("</td><td><code>").append(esc(FirstDifference.excerpt(reference, at, 200)))
-                    .append("</code></td><td><code>").append(esc(FirstDifference.excerpt(candidate, at, 200)))
-                    .append("</code></td><td><code>").append(esc(FirstDifference.excerpt(golden, at, 200))).append("</code></td></tr>\n");
-        }
         html.append("</table>\n");
-    }
-
-    private static String shortValue(JsonNode value) {
-        if (value.isNull() || value.isMissingNode()) {
-            return "null";
-        }
-        String text = value.asText();
-        return text.matches("[0-9a-f]{64}") ? text.substring(0, 12) + (text.equals(EMPTY_SHA256) ? " (empty)" : "") : text;
-    }
-
-    private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
-
-    /** Where two texts first differ, or {@code Integer.MAX_VALUE} where they are equal. */
-    private static int index(String a, String b) {
-        int at = FirstDifference.firstIndex(a, b);
-        return at < 0 ? Integer.MAX_VALUE : at;
     }
 
     private static String join(JsonNode array) {

@@ -73,19 +73,19 @@ public final class ReactorSummary {
             String link = directory.relativize(reports.resolve(HtmlSummary.FILE)).toString().replace('\\', '/');
             boolean first = true;
             for (Path json : jsons) {
-                JsonNode report;
+                String file = json.getFileName().toString();
+                String name = file.substring("patchgrade.".length(), file.length() - ".json".length());
+                HtmlSummary.Section section;
                 try {
-                    report = JsonReports.MAPPER.readTree(json.toFile());
+                    section = HtmlSummary.read(json, name);
                 } catch (IOException e) {
                     continue; // being replaced right now; the next refresh shows it
                 }
-                String file = json.getFileName().toString();
-                String name = file.substring("patchgrade.".length(), file.length() - ".json".length());
-                String outcome = HtmlSummary.outcome(report);
+                String outcome = HtmlSummary.outcome(section.head());
                 html.append("<tr><td>").append(first ? "<a href=\"" + HtmlSummary.esc(link) + "\">" + HtmlSummary.esc(module) + "</a>" : "")
                         .append("</td><td><a href=\"").append(HtmlSummary.esc(link + "#" + name)).append("\">").append(HtmlSummary.esc(name))
                         .append("</a></td><td class=\"").append(HtmlSummary.cssClass(outcome)).append("\">").append(HtmlSummary.esc(outcome))
-                        .append("</td><td>").append(HtmlSummary.graded(report)).append("</td></tr>\n");
+                        .append("</td><td>").append(HtmlSummary.graded(section)).append("</td></tr>\n");
                 first = false;
             }
         }

@@ -12,7 +12,7 @@ import java.util.List;
  * @param timestamp when the grading started
  * @param hostname the machine that graded, so that a report from the wrong agent can be told apart
  */
-public record TestSuiteReport(String suiteName, String className, double seconds, List<TestCaseReport> cases,
+public record TestSuiteReport(String suiteName, String className, double seconds, List<CaseOutcome> cases,
         java.util.Map<String, String> properties, Instant timestamp, String hostname) {
 
     public TestSuiteReport {
@@ -20,17 +20,17 @@ public record TestSuiteReport(String suiteName, String className, double seconds
         properties = properties == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(properties));
     }
 
-    public TestSuiteReport(String suiteName, String className, double seconds, List<TestCaseReport> cases) {
+    public TestSuiteReport(String suiteName, String className, double seconds, List<CaseOutcome> cases) {
         this(suiteName, className, seconds, cases, null);
     }
 
     /** A suite that ended now, {@code seconds} after it started, on this machine. */
-    public TestSuiteReport(String suiteName, String className, double seconds, List<TestCaseReport> cases,
+    public TestSuiteReport(String suiteName, String className, double seconds, List<CaseOutcome> cases,
             java.util.Map<String, String> properties) {
         this(suiteName, className, seconds, cases, properties, Instant.now().minusMillis(Math.round(seconds * 1000)), HostName.LOCAL);
     }
 
-    public long count(TestCaseReport.Status status) {
+    public long count(CaseOutcome.Status status) {
         return cases.stream().filter(c -> c.status() == status).count();
     }
 }

@@ -229,11 +229,16 @@ public final class LaunchBench {
                     dev.patchgrade.core.grade.GoalSettings settings = new dev.patchgrade.core.grade.GoalSettings("digest", "p" + workers,
                             work.resolve("reports"), work.resolve("out"), work, java.util.Map.of())
                             .withSandbox(dev.patchgrade.core.grade.SandboxSettings.auto().withMode(mode));
-                    dev.patchgrade.core.digest.DigestGoal.Options options = new dev.patchgrade.core.digest.DigestGoal.Options(settings, casesFile,
-                            work.resolve("gold"), List.of(program), dev.patchgrade.core.digest.Sanitizer.NONE, 5,
+                    dev.patchgrade.core.digest.DigestGoal.Options options = dev.patchgrade.core.digest.DigestGoal.Options.builder(settings)
+                            .cases(casesFile)
+                            .gold(work.resolve("gold"))
+                            .command(List.of(program))
                             // One wide bucket: this measures launch cost, and a loaded machine must not fail a case.
-                            dev.patchgrade.core.digest.TimeBuckets.parse("60000"), 0, null, List.of(), workers, dev.patchgrade.core.cases.Shard.ALL,
-                            true);
+                            .buckets(dev.patchgrade.core.digest.TimeBuckets.parse("60000"))
+                            .timeBucketReruns(0)
+                            .parallel(workers)
+                            .force(true)
+                            .build();
                     if (!Files.exists(work.resolve("gold"))) {
                         dev.patchgrade.core.digest.DigestGoal.record(options, GradeLog.SILENT);
                     }

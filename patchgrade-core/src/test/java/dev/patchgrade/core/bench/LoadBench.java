@@ -175,8 +175,16 @@ final class LoadBench {
 
     private static DigestGoal.Options options(Path work, Path cases, Path gold, String spin, String execution) {
         GoalSettings settings = new GoalSettings("digest", execution, work.resolve("reports"), work.resolve("out"), work, Map.of());
-        return new DigestGoal.Options(settings, cases, gold, List.of(spin), Sanitizer.NONE, 30, TimeBuckets.parse(null), 3, null, List.of(), 2,
-                Shard.ALL, true);
+        return DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(gold)
+                .command(List.of(spin))
+                .timeoutSeconds(30)
+                .buckets(TimeBuckets.parse(null))
+                .timeBucketReruns(3)
+                .parallel(2)
+                .force(true)
+                .build();
     }
 
     private interface Work<T> {

@@ -18,9 +18,9 @@ class ClassifierTest {
         "2, 1, 2, CANDIDATE_REGRESSION",
         "3, 2, 9, THREE_WAY_SPLIT",
     })
-    void classifiesThePatternOfTheThreeComparisons(String reference, String candidate, String golden, Pattern expected) {
+    void classifiesThePatternOfTheThreeComparisons(String reference, String candidate, String golden, DriftPattern expected) {
         Comparison exact = Comparison.parse("exact");
-        Pattern pattern = Classifier.classify(exact.equal(reference, candidate), exact.equal(candidate, golden), exact.equal(reference, golden));
+        DriftPattern pattern = Classifier.classify(exact.equal(reference, candidate), exact.equal(candidate, golden), exact.equal(reference, golden));
         assertThat(pattern).isEqualTo(expected);
     }
 
@@ -30,20 +30,20 @@ class ClassifierTest {
 
     @Test
     void timeoutsAndNonZeroExitsComeBeforeAnyComparison() {
-        assertThat(Classifier.classify(evidence(false, true, true, true))).isEqualTo(Pattern.TIMEOUT);
-        assertThat(Classifier.classify(evidence(true, false, false, true))).isEqualTo(Pattern.TIMEOUT);
-        assertThat(Classifier.classify(evidence(false, false, true, false))).isEqualTo(Pattern.NONZERO_EXIT);
-        assertThat(Classifier.classify(evidence(false, false, false, true))).isEqualTo(Pattern.NONZERO_EXIT);
-        assertThat(Classifier.classify(evidence(false, false, true, true))).isEqualTo(Pattern.PASS_ALL_AGREE);
+        assertThat(Classifier.classify(evidence(false, true, true, true))).isEqualTo(DriftPattern.TIMEOUT);
+        assertThat(Classifier.classify(evidence(true, false, false, true))).isEqualTo(DriftPattern.TIMEOUT);
+        assertThat(Classifier.classify(evidence(false, false, true, false))).isEqualTo(DriftPattern.NONZERO_EXIT);
+        assertThat(Classifier.classify(evidence(false, false, false, true))).isEqualTo(DriftPattern.NONZERO_EXIT);
+        assertThat(Classifier.classify(evidence(false, false, true, true))).isEqualTo(DriftPattern.PASS_ALL_AGREE);
     }
 
     @Test
     void severityOrderIsTheContracts() {
-        assertThat(Arrays.stream(Pattern.values()).map(Pattern::wireName).toList()).isEqualTo(List.of(
+        assertThat(Arrays.stream(DriftPattern.values()).map(DriftPattern::wireName).toList()).isEqualTo(List.of(
                 "reference_identity_drift", "three_way_split", "golden_rot", "coupled_or_stale_golden",
                 "candidate_regression", "timeout", "nonzero_exit", "pass_all_agree"));
-        assertThat(List.of(Pattern.PASS_ALL_AGREE, Pattern.GOLDEN_ROT, Pattern.CANDIDATE_REGRESSION).stream().min(Enum::compareTo))
-                .as("the worst of a batch, as the goal picks it").contains(Pattern.GOLDEN_ROT);
-        assertThat(Pattern.PASS_ALL_AGREE.passed()).isTrue();
+        assertThat(List.of(DriftPattern.PASS_ALL_AGREE, DriftPattern.GOLDEN_ROT, DriftPattern.CANDIDATE_REGRESSION).stream().min(Enum::compareTo))
+                .as("the worst of a batch, as the goal picks it").contains(DriftPattern.GOLDEN_ROT);
+        assertThat(DriftPattern.PASS_ALL_AGREE.passed()).isTrue();
     }
 }

@@ -1,9 +1,10 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.hashing.Sha256;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.patchgrade.core.launch.StreamHashing;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,7 +21,7 @@ class NormalizerTest {
         Files.writeString(a, "ptr 0x7ffd1 at 12:30\nsame\n");
         Files.writeString(b, "ptr 0x55aa0 at 09:01\nsame\n");
         assertThat(normalizer.sha256(a)).isEqualTo(normalizer.sha256(b))
-                .isEqualTo(StreamHashing.sha256Hex("ptr 0xADDR at HH:MM\nsame\n".getBytes(StandardCharsets.UTF_8)));
+                .isEqualTo(Sha256.of("ptr 0xADDR at HH:MM\nsame\n".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -28,7 +29,7 @@ class NormalizerTest {
         byte[] bytes = {(byte) 0xff, 0, (byte) 0xc3, '\n', 'x'};
         Path file = dir.resolve("bin");
         Files.write(file, bytes);
-        assertThat(new Normalizer(List.of(new NormalizeRule("nomatch", ""))).sha256(file)).isEqualTo(StreamHashing.sha256Hex(bytes));
+        assertThat(new Normalizer(List.of(new NormalizeRule("nomatch", ""))).sha256(file)).isEqualTo(Sha256.of(bytes));
     }
 
     @Test

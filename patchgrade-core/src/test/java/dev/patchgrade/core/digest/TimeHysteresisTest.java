@@ -34,8 +34,18 @@ class TimeHysteresisTest {
 
     private DigestGoal.Options options(String goal, String buckets, int samples, double slack) {
         GoalSettings settings = new GoalSettings(goal, "sleep", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        return new DigestGoal.Options(settings, cases, gold, List.of("/bin/sleep"), Sanitizer.NONE, 30, TimeBuckets.parse(buckets), 1, null,
-                List.of(), 1, Shard.ALL, true, samples, slack);
+        return DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(gold)
+                .command(List.of("/bin/sleep"))
+                .timeoutSeconds(30)
+                .buckets(TimeBuckets.parse(buckets))
+                .timeBucketReruns(1)
+                .parallel(1)
+                .force(true)
+                .timeSamples(samples)
+                .timeBucketSlack(slack)
+                .build();
     }
 
     private void goldFile(String bucket, Long timeMs) throws Exception {

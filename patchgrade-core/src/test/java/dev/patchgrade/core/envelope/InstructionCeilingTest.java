@@ -42,13 +42,24 @@ class InstructionCeilingTest {
     }
 
     private void record(CounterMode mode, String millions) {
-        EnvelopeGoal.record(new EnvelopeGoal.RecordOptions(settings("record-envelope"), envelope, List.of(Fixtures.command("burn_cpu"), millions),
-                5, WIDE_CPU, true, null, 1, null, mode, 2), GradeLog.SILENT);
+        EnvelopeGoal.record(EnvelopeGoal.recording(settings("record-envelope"))
+                .envelope(envelope)
+                .command(List.of(Fixtures.command("burn_cpu"), millions))
+                .timeoutSeconds(5)
+                .slack(WIDE_CPU)
+                .force(true)
+                .instructionCounter(mode)
+                .instructionSlackPercent(2)
+                .build(), GradeLog.SILENT);
     }
 
     private GoalResult grade(CounterMode mode, String millions) {
-        return EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings("envelope"), envelope, List.of(Fixtures.command("burn_cpu"), millions),
-                null, 1, HostCheck.IGNORE, null, null, mode), GradeLog.SILENT);
+        return EnvelopeGoal.grade(EnvelopeGoal.grading(settings("envelope"))
+                .envelope(envelope)
+                .command(List.of(Fixtures.command("burn_cpu"), millions))
+                .hostCheck(HostCheck.IGNORE)
+                .instructionCounter(mode)
+                .build(), GradeLog.SILENT);
     }
 
     private JsonNode report() throws Exception {
@@ -87,7 +98,7 @@ class InstructionCeilingTest {
         Files.writeString(envelope, Files.readString(envelope).replace("\"instruction_counter\" : \"valgrind\"", "\"instruction_counter\" : \"perf\""));
         GoalResult result = grade(CounterMode.VALGRIND, "1");
         assertThat(result.error().errorName()).isEqualTo("counter_drift");
-        assertThat(result.error().getMessage()).contains(envelope.toString()).contains("-Dpatchgrade.instructionCounter=perf");
+        assertThat(result.error().getMessage()).contains(envelope.toString()).contains("instructionCounter=perf");
         assertThat(Files.readString(settings("envelope").xmlReport())).contains("type=\"counter_drift\"");
     }
 

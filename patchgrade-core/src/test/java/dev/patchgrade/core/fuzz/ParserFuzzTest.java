@@ -10,7 +10,7 @@ import dev.patchgrade.core.digest.GoldStore;
 import dev.patchgrade.core.digest.TimeBuckets;
 import dev.patchgrade.core.envelope.EnvelopeFile;
 import dev.patchgrade.core.report.JUnitXmlWriter;
-import dev.patchgrade.core.report.TestCaseReport;
+import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.TestSuiteReport;
 import dev.patchgrade.core.report.XmlText;
 import java.io.ByteArrayInputStream;
@@ -118,9 +118,9 @@ class ParserFuzzTest {
     void junitReportsOfAnyTextAreWellFormed(@ForAll("anyText") String name, @ForAll("anyText") String message,
             @ForAll("anyText") String output) throws Exception {
         String xml = JUnitXmlWriter.render(new TestSuiteReport(name, name, 0.5, List.of(
-                TestCaseReport.failed(name, 0.1, message, message, output, output, output),
-                TestCaseReport.error(name, message, message, output),
-                TestCaseReport.passed(name, 0, output, output))));
+                CaseOutcome.failed(name, 0.1, message, message, output, output, output),
+                CaseOutcome.error(name, message, message, output),
+                CaseOutcome.passed(name, 0, output, output))));
         var doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)));
         assertThat(doc.getElementsByTagName("testcase").getLength()).isEqualTo(3);
     }

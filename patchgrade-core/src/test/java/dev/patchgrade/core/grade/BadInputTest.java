@@ -35,8 +35,15 @@ class BadInputTest {
     }
 
     private DigestGoal.Options digest(Path cases, List<String> command) {
-        return new DigestGoal.Options(settings("digest"), cases, dir.resolve("gold"), command, Sanitizer.NONE, 5, TimeBuckets.parse(WIDE_BUCKET), 0,
-                null, List.of(), 2, Shard.ALL, false);
+        return DigestGoal.Options.builder(settings("digest"))
+                .cases(cases)
+                .gold(dir.resolve("gold"))
+                .command(command)
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .parallel(2)
+                .build();
     }
 
     private PatchgradeException recordError(Path cases, List<String> command) {
@@ -54,7 +61,7 @@ class BadInputTest {
         PatchgradeException e = recordError(cases, List.of(Fixtures.command("no-shebang")));
         assertThat(e.errorName()).isEqualTo("could_not_start");
         assertThat(e.getMessage()).isEqualTo(Fixtures.command("no-shebang") + ": not a program this system can run (no #! line and not a "
-                + "binary; it is not run through /bin/sh). Check <command> (" + Fixtures.command("no-shebang")
+                + "binary; it is not run through /bin/sh). Check the command setting (" + Fixtures.command("no-shebang")
                 + "): build the binary before this goal runs, or fix the path");
         assertThat(dir.resolve("gold")).doesNotExist();
     }
@@ -93,7 +100,8 @@ class BadInputTest {
                 "{\"id\":\"..\",\"args\":[\"exit:0\"]}",
                 "{\"id\":\"nul\\u0000id\",\"args\":[\"exit:0\"]}",
                 "{\"id\":\"" + longId + "\",\"args\":[\"exit:0\"]}") + "\n");
-        DigestGoal.Options options = digest(cases, List.of(Fixtures.command("crash")));
+        // keepAll: every passing case's candidate digest and streams are written, so every name is put to the test.
+        DigestGoal.Options options = digest(cases, List.of(Fixtures.command("crash"))).keepingAll(true);
         DigestGoal.record(options, GradeLog.SILENT);
         GoalResult result = DigestGoal.grade(options, GradeLog.SILENT);
         assertThat(result.error()).isNull();
@@ -114,11 +122,18 @@ class BadInputTest {
     void aSidecarInTheWrongFormat() throws Exception {
         Path sidecar = Files.writeString(dir.resolve("reference.sha256"), "md5: 0123\n");
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[],\"golden\":\"\"}\n");
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(settings("three-column"), cases, List.of(Fixtures.command("crash")),
-                List.of(Fixtures.command("crash")), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings("three-column"))
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash")))
+                .candidate(List.of(Fixtures.command("crash")))
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("malformed_sidecar");
         assertThat(result.error().getMessage()).isEqualTo(sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
-                + "(found \"md5: 0123\"). Re-create it with `mvn patchgrade:freeze-reference@bad -Dpatchgrade.force=true` after reviewing the reference");
+                + "(found \"md5: 0123\"). Re-create it with `run freeze-reference for execution bad with force=true` after reviewing the reference");
         assertThat(Files.readString(sidecar)).isEqualTo("md5: 0123\n");
     }
 
@@ -133,8 +148,11 @@ class BadInputTest {
     void envelopeErrorsLeaveNoHalfWrittenFiles() throws Exception {
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 0, \"max_rss_kb\": 1, \"max_user_us\": 1}");
         GoalSettings s = settings("envelope");
-        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("crash")), null, 1,
-                HostCheck.FAIL, null, null), GradeLog.SILENT);
+        GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                .envelope(envelope)
+                .command(List.of(Fixtures.command("crash")))
+                .hostCheck(HostCheck.FAIL)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().getMessage()).isEqualTo(envelope + ": key \"timeout_s\" must be a number of seconds from 0.001 to 86400 (one day) (found 0); "
                 + "give the wall-clock cap of one run, e.g. \"timeout_s\": 5");
         try (Stream<Path> files = Files.list(s.reportsDirectory())) {
@@ -151,9 +169,16 @@ class BadInputTest {
         ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[\"exit:0\"],\"golden\":\"\"}\n");
         String missing = dir.resolve("bin/cand_billing").toString();
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash")), List.of(missing),
-                sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
-        assertThat(result.error().getMessage()).isEqualTo(missing + ": not found (no file at " + missing + "). Check <candidate> (" + missing
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash")))
+                .candidate(List.of(missing))
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
+        assertThat(result.error().getMessage()).isEqualTo(missing + ": not found (no file at " + missing + "). Check the candidate setting (" + missing
                 + "): build the binary before this goal runs, or fix the path");
     }
 }

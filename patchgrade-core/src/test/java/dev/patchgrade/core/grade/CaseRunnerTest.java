@@ -1,5 +1,6 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.ErrorName;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -50,7 +51,7 @@ class CaseRunnerTest {
     void aSetupErrorInOneCaseStopsTheRunWithThatError() {
         assertThatThrownBy(() -> CaseRunner.runAll(List.of(1, 2, 3), 2, n -> {
             if (n == 2) {
-                throw new PatchgradeException("could_not_start", "bin/x: not found");
+                throw new PatchgradeException(ErrorName.COULD_NOT_START, "bin/x: not found");
             }
             return n;
         }, r -> false, GradeLog.SILENT)).isInstanceOf(PatchgradeException.class).hasMessage("bin/x: not found");

@@ -51,7 +51,15 @@ class CheatingCandidatesTest {
         if (!Files.exists(sidecar)) {
             ThreeColumnGoal.freeze(settings, referenceCommand, sidecar, false, GradeLog.SILENT);
         }
-        return new ThreeColumnGoal.Options(settings, cases, referenceCommand, candidate, sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL);
+        return ThreeColumnGoal.builder(settings)
+                .cases(cases)
+                .reference(referenceCommand)
+                .candidate(candidate)
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build();
     }
 
     private Path reference() throws Exception {
@@ -85,8 +93,15 @@ class CheatingCandidatesTest {
         if (!Files.exists(cases)) {
             Files.writeString(cases, "hello\n");
         }
-        return new DigestGoal.Options(settings, cases, dir.resolve("gold"), command, Sanitizer.NONE, 5, TimeBuckets.parse("60000"), 0, null,
-                List.of(), 1, Shard.ALL, false);
+        return DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(dir.resolve("gold"))
+                .command(command)
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse("60000"))
+                .timeBucketReruns(0)
+                .parallel(1)
+                .build();
     }
 
     @Test
@@ -104,7 +119,7 @@ class CheatingCandidatesTest {
     void aCandidateCannotRewriteAReportWrittenEarlierInTheBuild() throws Exception {
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}");
         GoalSettings first = settings("envelope", "first", SandboxSpec.Mode.REQUIRED);
-        EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(first, envelope, List.of("/bin/true"), null, 1, HostCheck.IGNORE, null, null),
+        EnvelopeGoal.grade(EnvelopeGoal.grading(first).envelope(envelope).command(List.of("/bin/true")).hostCheck(HostCheck.IGNORE).build(),
                 GradeLog.SILENT);
         String before = Files.readString(first.xmlReport());
         List<String> rewrite = List.of(Fixtures.command("tamper_file"), first.xmlReport().toString());

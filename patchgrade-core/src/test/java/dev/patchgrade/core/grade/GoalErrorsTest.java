@@ -44,8 +44,16 @@ class GoalErrorsTest {
     }
 
     private DigestGoal.Options digest(Path cases, Path gold, List<String> command, String compiler) {
-        return new DigestGoal.Options(settings, cases, gold, command, Sanitizer.NONE, 5, TimeBuckets.parse(WIDE_BUCKET), 3, compiler, List.of(), 2,
-                Shard.ALL, false);
+        return DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(gold)
+                .command(command)
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(3)
+                .compiler(compiler)
+                .parallel(2)
+                .build();
     }
 
     private void assertReportsNameTheError(GoalSettings s, String type) throws Exception {
@@ -56,7 +64,7 @@ class GoalErrorsTest {
     @Test
     void aMissingBinaryIsCouldNotStartNamingTheCommand() throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
-        GoldStore.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, "clean", "lt_60s")), null, List.of());
+        GoldStore.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_60s")), null, List.of());
         GoalResult result = DigestGoal.grade(digest(cases, dir.resolve("gold"), List.of(dir.resolve("bin/missing").toString()), null),
                 GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("could_not_start");
@@ -67,7 +75,7 @@ class GoalErrorsTest {
     @Test
     void aDifferentCompilerIsToolchainDriftBeforeAnyCaseRuns() throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
-        GoldStore.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, "clean", "lt_60s")), "g++ (Imaginary) 1.0", List.of());
+        GoldStore.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_60s")), "g++ (Imaginary) 1.0", List.of());
         GoalResult result = DigestGoal.grade(digest(cases, dir.resolve("gold"), List.of(Fixtures.command("crash"), "exit:0"), "g++"),
                 GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("toolchain_drift");
@@ -83,7 +91,7 @@ class GoalErrorsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(
                 () -> DigestGoal.record(digest(cases, gold, List.of(Fixtures.command("crash"), "exit:0"), null), GradeLog.SILENT))
                 .isInstanceOf(dev.patchgrade.core.PatchgradeException.class)
-                .hasMessageContaining(gold.toString()).hasMessageContaining("-Dpatchgrade.force=true")
+                .hasMessageContaining(gold.toString()).hasMessageContaining("with force=true")
                 .extracting(e -> ((dev.patchgrade.core.PatchgradeException) e).errorName()).isEqualTo("refused_overwrite");
         assertThat(Files.readString(file)).isEqualTo("{\"hand\": true}");
         assertThat(gold.toFile().list()).containsExactly("hand.json");
@@ -93,8 +101,11 @@ class GoalErrorsTest {
     void aMalformedEnvelopeNamesTheKeyAndValue() throws Exception {
         GoalSettings s = settings("envelope");
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": \"8M\", \"max_user_us\": 1}");
-        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("crash")), null, 1,
-                HostCheck.FAIL, null, null), GradeLog.SILENT);
+        GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                .envelope(envelope)
+                .command(List.of(Fixtures.command("crash")))
+                .hostCheck(HostCheck.FAIL)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().getMessage()).isEqualTo(envelope + ": key \"max_rss_kb\" must be a non-negative whole number (KB) (found \"8M\")");
         assertReportsNameTheError(s, "malformed_envelope");
     }
@@ -103,8 +114,11 @@ class GoalErrorsTest {
     void aDirectoryAsBinaryIsNotExecutable() throws Exception {
         GoalSettings s = settings("envelope");
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 100000, \"max_user_us\": 1000000}");
-        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(dir.toString()), null, 1,
-                HostCheck.FAIL, null, null), GradeLog.SILENT);
+        GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                .envelope(envelope)
+                .command(List.of(dir.toString()))
+                .hostCheck(HostCheck.FAIL)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("could_not_start");
         assertThat(result.error().getMessage()).contains("not executable (it is a directory)");
     }
@@ -113,8 +127,15 @@ class GoalErrorsTest {
     void aMissingSidecarIsReferenceIdentityDriftAndNothingRuns() throws Exception {
         GoalSettings s = settings("three-column");
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[\"exit:0\"],\"golden\":\"\"}\n");
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash")),
-                List.of(Fixtures.command("crash")), dir.resolve("reference.sha256"), Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash")))
+                .candidate(List.of(Fixtures.command("crash")))
+                .referenceDigest(dir.resolve("reference.sha256"))
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("reference_identity_drift");
         assertThat(result.error().getMessage()).contains("no reference sidecar at " + dir.resolve("reference.sha256"))
                 .containsPattern("sha256 [0-9a-f]{64}").contains("freeze-reference");
@@ -126,8 +147,16 @@ class GoalErrorsTest {
     void goldRecordedUnderOtherNormalizeRulesIsNotCompared() throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "exit:0\n");
         List<dev.patchgrade.core.digest.NormalizeRule> rules = List.of(new dev.patchgrade.core.digest.NormalizeRule("0x[0-9a-f]+", "0xADDR"));
-        DigestGoal.Options recording = new DigestGoal.Options(settings, cases, dir.resolve("gold"), List.of(Fixtures.command("crash")),
-                Sanitizer.NONE, 5, TimeBuckets.parse(WIDE_BUCKET), 0, null, rules, 1, Shard.ALL, false);
+        DigestGoal.Options recording = DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(dir.resolve("gold"))
+                .command(List.of(Fixtures.command("crash")))
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .normalize(rules)
+                .parallel(1)
+                .build();
         DigestGoal.record(recording, GradeLog.SILENT);
         assertThat(DigestGoal.grade(recording, GradeLog.SILENT).failures()).isEmpty();
         GoalResult unfiltered = DigestGoal.grade(digest(cases, dir.resolve("gold"), List.of(Fixtures.command("crash")), null), GradeLog.SILENT);

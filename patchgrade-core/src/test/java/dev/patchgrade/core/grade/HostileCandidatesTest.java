@@ -1,5 +1,7 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.hashing.Sha256;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.patchgrade.core.Fixtures;
@@ -57,17 +59,36 @@ class HostileCandidatesTest {
         List<DigestTuple> gold = new java.util.ArrayList<>();
         for (String id : ids) {
             cases.append(id).append('\n');
-            gold.add(new DigestTuple(id, 0, EMPTY, EMPTY, "clean", "lt_60s"));
+            gold.add(new DigestTuple(id, 0, EMPTY, EMPTY, dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_60s"));
         }
         Path casesFile = Files.writeString(dir.resolve(execution + ".txt"), cases);
         GoldStore.replace(dir.resolve(execution + "-gold"), gold, null, List.of());
-        return new DigestGoal.Options(settings("digest", execution), casesFile, dir.resolve(execution + "-gold"), command, Sanitizer.NONE, timeoutSeconds,
-                TimeBuckets.parse(WIDE_BUCKET), 0, null, List.of(), 2, Shard.ALL, false);
+        return DigestGoal.Options.builder(settings("digest", execution))
+                .cases(casesFile)
+                .gold(dir.resolve(execution + "-gold"))
+                .command(command)
+                .timeoutSeconds(timeoutSeconds)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .parallel(2)
+                .build();
     }
 
     private static DigestGoal.Options withSettings(DigestGoal.Options o, GoalSettings settings) {
-        return new DigestGoal.Options(settings, o.cases(), o.gold(), o.command(), o.sanitizer(), o.timeoutSeconds(), o.buckets(),
-                o.timeBucketReruns(), o.compiler(), o.normalize(), o.parallel(), o.shard(), o.force());
+        return DigestGoal.Options.builder(settings)
+                .cases(o.cases())
+                .gold(o.gold())
+                .command(o.command())
+                .sanitizer(o.sanitizer())
+                .timeoutSeconds(o.timeoutSeconds())
+                .buckets(o.buckets())
+                .timeBucketReruns(o.timeBucketReruns())
+                .compiler(o.compiler())
+                .normalize(o.normalize())
+                .parallel(o.parallel())
+                .shard(o.shard())
+                .force(o.force())
+                .build();
     }
 
     private record Timed(GoalResult result, long millis) {}
@@ -135,17 +156,20 @@ class HostileCandidatesTest {
         GoalResult result = DigestGoal.grade(options, GradeLog.SILENT);
         assertThat(result.failures()).containsExactly(
                 "segv: sanitizer: clean -> crash; exit: 0 -> -11; stderr_sha256: " + EMPTY + " (empty) -> "
-                        + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to segv\n".getBytes(StandardCharsets.UTF_8)),
+                        + Sha256.of("about to segv\n".getBytes(StandardCharsets.UTF_8)),
                 "abort: sanitizer: clean -> crash; exit: 0 -> -6; stderr_sha256: " + EMPTY + " (empty) -> "
-                        + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to abort\n".getBytes(StandardCharsets.UTF_8)),
+                        + Sha256.of("about to abort\n".getBytes(StandardCharsets.UTF_8)),
                 "kill: sanitizer: clean -> crash; exit: 0 -> -9; stderr_sha256: " + EMPTY + " (empty) -> "
-                        + dev.patchgrade.core.launch.StreamHashing.sha256Hex("about to kill\n".getBytes(StandardCharsets.UTF_8)));
+                        + Sha256.of("about to kill\n".getBytes(StandardCharsets.UTF_8)));
         for (String how : List.of("segv", "abort", "kill")) {
             GoalSettings s = settings("envelope", "crash-" + how);
             Path envelope = Files.writeString(dir.resolve("envelope-" + how + ".json"),
                     "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}");
-            GoalResult graded = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("crash"), how), null, 1,
-                    HostCheck.IGNORE, null, null), GradeLog.SILENT);
+            GoalResult graded = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                    .envelope(envelope)
+                    .command(List.of(Fixtures.command("crash"), how))
+                    .hostCheck(HostCheck.IGNORE)
+                    .build(), GradeLog.SILENT);
             assertThat(graded.failures()).singleElement().asString()
                     .contains("signal_SIG" + Map.of("segv", "SEGV", "abort", "ABRT", "kill", "KILL").get(how));
             wellFormed(s);
@@ -207,14 +231,20 @@ class HostileCandidatesTest {
         String text = "{\"timeout_s\": 5, \"max_rss_kb\": 1000000, \"max_user_us\": 10000000}";
         Path envelope = Files.writeString(dir.resolve("envelope.json"), text);
         if (dev.patchgrade.core.SandboxAvailability.available()) {
-            GoalResult inSandbox = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings("envelope", "tamper"), envelope,
-                    List.of(Fixtures.command("tamper_file"), envelope.toString()), null, 1, HostCheck.IGNORE, null, null), GradeLog.SILENT);
+            GoalResult inSandbox = EnvelopeGoal.grade(EnvelopeGoal.grading(settings("envelope", "tamper"))
+                    .envelope(envelope)
+                    .command(List.of(Fixtures.command("tamper_file"), envelope.toString()))
+                    .hostCheck(HostCheck.IGNORE)
+                    .build(), GradeLog.SILENT);
             assertThat(inSandbox.error()).isNull();
             assertThat(Files.readString(envelope)).isEqualTo(text);
         }
         GoalSettings s = unsandboxed(settings("envelope", "tamper"));
-        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(s, envelope, List.of(Fixtures.command("tamper_file"), envelope.toString()),
-                null, 1, HostCheck.IGNORE, null, null), GradeLog.SILENT);
+        GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(s)
+                .envelope(envelope)
+                .command(List.of(Fixtures.command("tamper_file"), envelope.toString()))
+                .hostCheck(HostCheck.IGNORE)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
         assertThat(result.error().getMessage()).contains("envelope.json");
         wellFormed(s);
@@ -226,8 +256,15 @@ class HostileCandidatesTest {
         Path sidecar = dir.resolve("reference.sha256");
         ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[],\"golden\":\"ok\"}\n");
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash"), "exit:0"),
-                List.of(Fixtures.command("tamper_file"), sidecar.toString()), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash"), "exit:0"))
+                .candidate(List.of(Fixtures.command("tamper_file"), sidecar.toString()))
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("oracle_tampered");
         assertThat(result.error().getMessage()).contains("reference.sha256");
         assertThat(Files.readString(s.jsonReport())).contains("\"worst\" : \"oracle_tampered\"");
@@ -240,8 +277,15 @@ class HostileCandidatesTest {
         ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         String golden = "THE-GOLDEN-ANSWER-42";
         Path cases = Files.writeString(dir.resolve("snoop.jsonl"), "{\"id\":\"a\",\"args\":[\"arg\"],\"golden\":\"" + golden + "\"}\n");
-        ThreeColumnGoal.grade(new ThreeColumnGoal.Options(s, cases, List.of(Fixtures.command("crash"), "exit:0"),
-                List.of(Fixtures.command("child_state")), sidecar, Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT);
+        ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
+                .cases(cases)
+                .reference(List.of(Fixtures.command("crash"), "exit:0"))
+                .candidate(List.of(Fixtures.command("child_state")))
+                .referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
         String seen = Files.readString(s.streamsDirectory().resolve("a.candidate.stdout"));
         assertThat(seen).contains("arg arg\n").doesNotContain(golden).doesNotContain("snoop.jsonl").doesNotContain("snoop.sha256")
                 .doesNotContain(dir.toString() + "/reports");

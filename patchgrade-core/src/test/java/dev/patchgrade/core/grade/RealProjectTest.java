@@ -76,8 +76,17 @@ class RealProjectTest {
     }
 
     private DigestGoal.Options digest(GoalSettings settings, Path project, List<String> command, int timeout, List<NormalizeRule> normalize, boolean force) {
-        return new DigestGoal.Options(settings, project.resolve("cases.jsonl"), project.resolve("gold"), command, Sanitizer.NONE, timeout,
-                TimeBuckets.parse(WIDE_BUCKET), 0, null, normalize, 2, Shard.ALL, force);
+        return DigestGoal.Options.builder(settings)
+                .cases(project.resolve("cases.jsonl"))
+                .gold(project.resolve("gold"))
+                .command(command)
+                .timeoutSeconds(timeout)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .normalize(normalize)
+                .parallel(2)
+                .force(force)
+                .build();
     }
 
     private static JsonNode json(Path file) throws Exception {
@@ -123,7 +132,7 @@ class RealProjectTest {
         Captured quiet = new Captured(false);
         DigestGoal.grade(digest(settings("digest", dir, Map.of()), dir, command, 5, List.of(), false), quiet);
         assertThat(quiet.info).noneMatch(line -> line.startsWith("one ")).contains(
-                "2 more case(s) not listed (2 passed; list every case with -Dpatchgrade.verbose=true)", "outcome: PASS, every channel matched");
+                "2 more case(s) not listed (2 passed; list every case with verbose=true)", "outcome: PASS, every channel matched");
         Captured verbose = new Captured(true);
         DigestGoal.grade(digest(settings("digest", dir, Map.of()), dir, command, 5, List.of(), false), verbose);
         assertThat(verbose.info).anyMatch(line -> line.matches("one +pass *")).anyMatch(line -> line.matches("two +pass *"));
@@ -142,8 +151,8 @@ class RealProjectTest {
                 List.of(Fixtures.command("case_probe")), 3, List.of(NormalizeRule.basedir(dir)), false), log);
         assertThat(json(dir.resolve("gold/in-tests.json")).path("stdout_excerpt").asText()).isEqualTo("cwd=${basedir}/tests/lib\nPROBE=from-case\n");
         assertThat(json(dir.resolve("gold/plain.json")).path("stdout_excerpt").asText()).isEqualTo("cwd=${basedir}\nPROBE=from-pom\n");
-        assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-allowed")).extracting(DigestTuple::sanitizer).containsExactly("clean");
-        assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-default")).extracting(DigestTuple::sanitizer).containsExactly("timeout");
+        assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-allowed")).extracting(DigestTuple::sanitizer).containsExactly(dev.patchgrade.core.digest.SanitizerClass.CLEAN);
+        assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-default")).extracting(DigestTuple::sanitizer).containsExactly(dev.patchgrade.core.digest.SanitizerClass.TIMEOUT);
         assertThat(log.warnings).containsExactly("1 of 4 case(s) were recorded with a sanitizer class other than clean: slow-default (timeout). "
                 + "The gold now expects exactly these outcomes: make sure the known-good build really behaves this way (a sanitizer report in "
                 + "a known-good build is usually a bug to fix, or a case to drop, before recording)");
@@ -167,7 +176,7 @@ class RealProjectTest {
         assertThat(raw.warnings).containsExactly("the recorded output of 1 case(s) contains the project's absolute path " + dir + ": where. "
                 + "These digests will drift when the project is checked out elsewhere. Add the rule <normalize><rule>basedir</rule></normalize> "
                 + "(it writes ${basedir} in place of the path), or run the command with relative paths, then re-record with "
-                + "`mvn patchgrade:record-digest@lua -Dpatchgrade.force=true`");
+                + "`run record-digest for execution lua with force=true`");
 
         Captured ruled = new Captured(false);
         DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, command, 5, List.of(NormalizeRule.basedir(dir)), true), ruled);
@@ -199,15 +208,22 @@ class RealProjectTest {
         GoalSettings settings = settings("three-column", dir, Map.of());
         ThreeColumnGoal.freeze(settings, List.of(probe), dir.resolve("reference.sha256"), false, GradeLog.SILENT);
         Captured log = new Captured(false);
-        GoalResult result = ThreeColumnGoal.grade(new ThreeColumnGoal.Options(settings, dir.resolve("rows.jsonl"), List.of(probe),
-                List.of(probe, "--bump-last"), dir.resolve("reference.sha256"), Comparison.parse("trim"), 5, 2, Shard.ALL), log);
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings)
+                .cases(dir.resolve("rows.jsonl"))
+                .reference(List.of(probe))
+                .candidate(List.of(probe, "--bump-last"))
+                .referenceDigest(dir.resolve("reference.sha256"))
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(2)
+                .build(), log);
         String shownGold = "<..." + ("arg=" + line).substring(("arg=" + line).length() - 60) + ">";
         String shownCandidate = shownGold.replace("0x5f3a>", "0x5f3b>");
         assertThat(result.failures()).containsExactly(
                 "summary: candidate_regression (reference=" + shownGold + " candidate=" + shownCandidate + " golden=" + shownGold + ")",
                 "unexpected-exit: nonzero_exit (reference exit 2, candidate exit 2)");
         assertThat(log.console()).contains("summary  ").contains("candidate=" + shownCandidate).doesNotContain("usage-error  pass_all_agree")
-                .contains("1 more row(s) not listed; list every row with -Dpatchgrade.verbose=true");
+                .contains("1 more row(s) not listed; list every row with verbose=true");
         assertThat(log.info).anyMatch(l -> l.matches("pass_all_agree +1"));
         assertThat(Files.readString(settings.reportsDirectory().resolve("index.html"))).contains("0x5f3b");
     }
@@ -232,10 +248,10 @@ class RealProjectTest {
         List<String> command = List.of(Fixtures.command("case_probe"));
         DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, command, 5, List.of(), false), GradeLog.SILENT);
         assertThatThrownBy(() -> DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, command, 5, List.of(), false), GradeLog.SILENT))
-                .hasMessageContaining("re-run as `mvn patchgrade:record-digest@lua -Dpatchgrade.force=true`");
+                .hasMessageContaining("re-run as `run record-digest for execution lua with force=true`");
         Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"one\",\"args\":[\"1\"]}\n{\"id\":\"two\",\"args\":[\"2\"]}\n");
         GoalResult drift = DigestGoal.grade(digest(settings("digest", dir, Map.of()), dir, command, 5, List.of(), false), GradeLog.SILENT);
-        assertThat(drift.error().getMessage()).contains("`mvn patchgrade:record-digest@lua -Dpatchgrade.force=true`");
+        assertThat(drift.error().getMessage()).contains("`run record-digest for execution lua with force=true`");
     }
 
     @Test

@@ -28,7 +28,7 @@ class ReportLifecycleTest {
         Files.createDirectories(settings.reportsDirectory());
         Files.writeString(settings.xmlReport(), "<testsuite name=\"stale\" tests=\"1\" failures=\"0\"/>");
         Files.writeString(settings.jsonReport(), "{\"verdict\": \"pass\"}");
-        GoalResult result = Reports.grade(settings, "grade", e -> Map.of("goal", "digest", "verdict", "error"), GradeLog.SILENT, () -> {
+        GoalResult result = GoalRun.grade(settings, "grade", e -> Map.of("goal", "digest", "verdict", "error"), GradeLog.SILENT, () -> {
             throw new IllegalStateException("a defect");
         });
         assertThat(result.error().errorName()).isEqualTo("unexpected_error");
@@ -40,12 +40,12 @@ class ReportLifecycleTest {
     void aSecondGradeOfTheSameProjectAtOnceIsBuildInProgress() {
         GoalSettings settings = settings();
         try (BuildLock held = BuildLock.take(settings.outputDirectory())) {
-            GoalResult second = Reports.grade(settings, "grade", e -> Map.of("goal", "digest"), GradeLog.SILENT,
+            GoalResult second = GoalRun.grade(settings, "grade", e -> Map.of("goal", "digest"), GradeLog.SILENT,
                     () -> new GoalResult(List.of(), null, "pass"));
             assertThat(second.error().errorName()).isEqualTo("build_in_progress");
             assertThat(second.error().getMessage()).contains(".build.lock");
         }
-        assertThat(Reports.grade(settings, "grade", e -> Map.of(), GradeLog.SILENT, () -> new GoalResult(List.of(), null, "pass")).error())
+        assertThat(GoalRun.grade(settings, "grade", e -> Map.of(), GradeLog.SILENT, () -> new GoalResult(List.of(), null, "pass")).error())
                 .as("free again once the first is done").isNull();
     }
 

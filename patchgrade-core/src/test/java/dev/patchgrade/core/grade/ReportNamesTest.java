@@ -56,8 +56,12 @@ class ReportNamesTest {
         List<Path> written = new ArrayList<>();
         for (int k = 1; k <= 2; k++) {
             GoalSettings settings = settings("envelope", "driver", "reports-" + k);
-            GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings, envelope, List.of(Fixtures.command("crash"), "exit:0"),
-                    null, 1, HostCheck.IGNORE, null, null, new Shard(k, 2)), log);
+            GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(settings)
+                    .envelope(envelope)
+                    .command(List.of(Fixtures.command("crash"), "exit:0"))
+                    .hostCheck(HostCheck.IGNORE)
+                    .shard(new Shard(k, 2))
+                    .build(), log);
             assertThat(result.failed()).isFalse();
             if (Files.exists(settings.xmlReport())) {
                 written.add(settings.xmlReport());
@@ -78,8 +82,11 @@ class ReportNamesTest {
     void aRejectedEnvelopeNamesItsFirstReasonAsWorst() throws Exception {
         Path envelope = Files.writeString(dir.resolve("tight.json"),
                 "{\"cmd\":[\"x\"],\"timeout_s\":5,\"max_rss_kb\":1,\"max_user_us\":100000000,\"notes\":\"\"}");
-        GoalResult result = EnvelopeGoal.grade(new EnvelopeGoal.GradeOptions(settings("envelope", "tight", "reports"), envelope,
-                List.of(Fixtures.command("crash"), "exit:0"), null, 1, HostCheck.IGNORE, null, null), log);
+        GoalResult result = EnvelopeGoal.grade(EnvelopeGoal.grading(settings("envelope", "tight", "reports"))
+                .envelope(envelope)
+                .command(List.of(Fixtures.command("crash"), "exit:0"))
+                .hostCheck(HostCheck.IGNORE)
+                .build(), log);
         assertThat(result.worst()).isEqualTo("rss");
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("[WARNING] Tests run: 1, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: ")
                 .endsWith(" s - in billing.patchgrade.envelope.tight"));

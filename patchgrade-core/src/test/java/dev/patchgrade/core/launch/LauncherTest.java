@@ -1,5 +1,7 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.hashing.Sha256;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.patchgrade.core.Fixtures;
@@ -51,10 +53,10 @@ class LauncherTest {
         assertThat(result.signal()).isNull();
         assertThat(result.timedOut()).isFalse();
         assertThat(result.stdout().bytes()).isZero();
-        assertThat(result.stdout().sha256()).isEqualTo(StreamHashing.sha256Hex(new byte[0]));
+        assertThat(result.stdout().sha256()).isEqualTo(Sha256.of(new byte[0]));
         assertThat(result.stderr().excerpt()).isEqualTo("about to exit:3\n");
         assertThat(result.stderr().sha256())
-                .isEqualTo(StreamHashing.sha256Hex("about to exit:3\n".getBytes(StandardCharsets.UTF_8)));
+                .isEqualTo(Sha256.of("about to exit:3\n".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -149,7 +151,7 @@ class LauncherTest {
     @Test
     void hashesLargeOutputCorrectlyWithHeadAndTailExcerpts() throws Exception {
         LaunchResult result = run("write_bytes", "3");
-        MessageDigest expected = StreamHashing.sha256();
+        MessageDigest expected = Sha256.digest();
         byte[] block = new byte[1 << 20];
         for (int i = 0; i < block.length; i++) {
             block[i] = (byte) ('a' + i % 26);
@@ -158,7 +160,7 @@ class LauncherTest {
             expected.update(block);
         }
         assertThat(result.stdout().bytes()).isEqualTo(3L << 20);
-        assertThat(result.stdout().sha256()).isEqualTo(StreamHashing.hex(expected.digest()));
+        assertThat(result.stdout().sha256()).isEqualTo(Sha256.hex(expected.digest()));
         assertThat(result.stdout().head()).hasSize(StreamHashing.DEFAULT_EXCERPT_BYTES);
         assertThat(result.stdout().tail()).hasSize(StreamHashing.DEFAULT_EXCERPT_BYTES);
         int lastIndex = (3 << 20) - 1;

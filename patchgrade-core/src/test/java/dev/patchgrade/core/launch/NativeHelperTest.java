@@ -1,5 +1,7 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.hashing.Sha256;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.patchgrade.core.Fixtures;
@@ -60,7 +62,7 @@ class NativeHelperTest {
     @EnumSource(Tampering.class)
     void aTamperedHelperIsRebuiltAndNeverRun(Tampering tampering) throws Exception {
         Path binary = openAndCheck();
-        String original = StreamHashing.sha256Hex(Files.readAllBytes(binary));
+        String original = Sha256.of(Files.readAllBytes(binary));
         Path marker = dir.resolve("the-fake-ran");
         Path fake = dir.resolve("fake-helper");
         // Answers the launcher's probe like the real helper would, and leaves a trace if it ever runs.
@@ -81,7 +83,7 @@ class NativeHelperTest {
 
         assertThat(marker).as("the tampered file was run").doesNotExist();
         assertThat(Files.isSymbolicLink(binary)).isFalse();
-        assertThat(StreamHashing.sha256Hex(Files.readAllBytes(binary))).as("rebuilt from the same source").isEqualTo(original);
+        assertThat(Sha256.of(Files.readAllBytes(binary))).as("rebuilt from the same source").isEqualTo(original);
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(binary, LinkOption.NOFOLLOW_LINKS))).isEqualTo("rwxr-xr-x");
         String why = switch (tampering) {
             case APPEND_A_BYTE, FAKE_SCRIPT -> "modified after it was built";

@@ -47,11 +47,11 @@ class FileModesTest {
         int folder = 0777 & ~umask;
         Path reports = dir.resolve("reports");
         JsonReports.write(Map.of("goal", "digest", "verdict", "pass", "cases", List.of()), reports.resolve("patchgrade.digest.x.json"));
-        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(TestCaseReport.passed("a", 0, null, null))), reports.resolve("TEST-x.xml"));
+        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(CaseOutcome.passed("a", 0, null, null))), reports.resolve("TEST-x.xml"));
         HtmlSummary.refresh(reports, "m");
         AtomicFiles.write(dir.resolve("envelope.json"), "{}".getBytes());
         Path gold = dir.resolve("gold");
-        GoldStore.replace(gold, List.of(new DigestTuple("a", 0, "x", "y", "clean", "lt_50ms")), null, List.of());
+        GoldStore.replace(gold, List.of(new DigestTuple("a", 0, "x", "y", dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_50ms")), null, List.of());
 
         assertThat(Integer.toOctalString(mode(reports))).isEqualTo(Integer.toOctalString(folder));
         assertThat(Integer.toOctalString(mode(gold))).as("the gold folder").isEqualTo(Integer.toOctalString(folder));

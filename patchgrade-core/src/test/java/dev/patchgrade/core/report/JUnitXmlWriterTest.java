@@ -23,9 +23,9 @@ class JUnitXmlWriterTest {
     @Test
     void writesCountsTimesAndFailuresThatParse() throws Exception {
         TestSuiteReport suite = new TestSuiteReport("patchgrade.digest.default", "patchgrade.digest.default", 1.5, List.of(
-                TestCaseReport.passed("1.00", 0.01, "100\n", ""),
-                TestCaseReport.failed("1.005", 0.02, "stderr_sha256", "stderr_sha256: aaa -> bbb", "details\nmore", "101\n", "WARN: rounding\n"),
-                TestCaseReport.error("setup", "case_set_drift", "added: x", null)));
+                CaseOutcome.passed("1.00", 0.01, "100\n", ""),
+                CaseOutcome.failed("1.005", 0.02, "stderr_sha256", "stderr_sha256: aaa -> bbb", "details\nmore", "101\n", "WARN: rounding\n"),
+                CaseOutcome.error("setup", "case_set_drift", "added: x", null)));
         Document doc = parse(JUnitXmlWriter.render(suite));
         Element root = doc.getDocumentElement();
         assertThat(root.getAttribute("tests")).isEqualTo("3");
@@ -43,7 +43,7 @@ class JUnitXmlWriterTest {
     @Test
     void theSuiteSaysWhenAndWhereItRan() throws Exception {
         TestSuiteReport suite = new TestSuiteReport("m.patchgrade.envelope.e", "m.patchgrade.envelope.e", 2, List.of(
-                TestCaseReport.failed("driver", 2, "rss", "rss: measured 9 KB, ceiling 5 KB", null, null, null)),
+                CaseOutcome.failed("driver", 2, "rss", "rss: measured 9 KB, ceiling 5 KB", null, null, null)),
                 java.util.Map.of(), java.time.Instant.parse("2026-03-04T05:06:07.890Z"), "agent-7");
         Element root = parse(JUnitXmlWriter.render(suite)).getDocumentElement();
         assertThat(root.getAttribute("timestamp")).isEqualTo("2026-03-04T05:06:07");
@@ -63,7 +63,7 @@ class JUnitXmlWriterTest {
     void hostileOutputStillParsesAndKeepsItsText() throws Exception {
         String hostile = "nul\u0000 esc\u001B[31mred\u001B[0m bad\uFFFE cdata]]>end";
         TestSuiteReport suite = new TestSuiteReport("s", "c", 0, List.of(
-                TestCaseReport.failed("id]]>\u0000", 0, "stdout_sha256", hostile, hostile, hostile, hostile)));
+                CaseOutcome.failed("id]]>\u0000", 0, "stdout_sha256", hostile, hostile, hostile, hostile)));
         Document doc = parse(JUnitXmlWriter.render(suite));
         String out = doc.getElementsByTagName("system-out").item(0).getTextContent();
         assertThat(out).isEqualTo("nul\uFFFD escred bad\uFFFD cdata]]>end");
@@ -75,7 +75,7 @@ class JUnitXmlWriterTest {
         Locale previous = Locale.getDefault();
         Locale.setDefault(Locale.GERMANY);
         try {
-            String xml = JUnitXmlWriter.render(new TestSuiteReport("s", "c", 1.25, List.of(TestCaseReport.passed("a", 0.5, null, null))));
+            String xml = JUnitXmlWriter.render(new TestSuiteReport("s", "c", 1.25, List.of(CaseOutcome.passed("a", 0.5, null, null))));
             assertThat(xml).contains("time=\"1.250\"").contains("time=\"0.500\"").doesNotContain("1,250");
         } finally {
             Locale.setDefault(previous);
@@ -93,7 +93,7 @@ class JUnitXmlWriterTest {
     @Test
     void capsLongStreams() throws Exception {
         String big = "x".repeat(100_000);
-        Document doc = parse(JUnitXmlWriter.render(new TestSuiteReport("s", "c", 0, List.of(TestCaseReport.passed("a", 0, big, null)))));
+        Document doc = parse(JUnitXmlWriter.render(new TestSuiteReport("s", "c", 0, List.of(CaseOutcome.passed("a", 0, big, null)))));
         String out = doc.getElementsByTagName("system-out").item(0).getTextContent();
         assertThat(out.length()).isLessThan(JUnitXmlWriter.MAX_STREAM_CHARS + 200);
         assertThat(out).contains("characters cut");
@@ -102,8 +102,8 @@ class JUnitXmlWriterTest {
     @Test
     void replacesTheFileAtomically(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("reports/TEST-x.xml");
-        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(TestCaseReport.passed("a", 0, null, null))), file);
-        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(TestCaseReport.passed("b", 0, null, null))), file);
+        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(CaseOutcome.passed("a", 0, null, null))), file);
+        JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(CaseOutcome.passed("b", 0, null, null))), file);
         assertThat(Files.readString(file)).contains("name=\"b\"").doesNotContain("name=\"a\"");
         assertThat(dir.resolve("reports").toFile().list()).containsExactly("TEST-x.xml");
     }

@@ -61,16 +61,16 @@ class JenkinsConsumersTest {
         // The same hostile output through the other two goals, into the same reports directory.
         GoalSettings envelopeSettings = new GoalSettings("envelope", "hostile", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
         Path envelope = Files.writeString(dir.resolve("envelope.json"), "{\"timeout_s\": 5, \"max_rss_kb\": 1, \"max_user_us\": 1}");
-        assertThat(dev.patchgrade.core.envelope.EnvelopeGoal.grade(new dev.patchgrade.core.envelope.EnvelopeGoal.GradeOptions(envelopeSettings,
-                envelope, List.of(Fixtures.command("hostile_output"), "loud"), null, 1, dev.patchgrade.core.envelope.HostCheck.IGNORE, null, null),
-                GradeLog.SILENT).failures()).hasSize(1);
+        assertThat(dev.patchgrade.core.envelope.EnvelopeGoal.grade(dev.patchgrade.core.envelope.EnvelopeGoal.grading(envelopeSettings)
+                .envelope(envelope).command(List.of(Fixtures.command("hostile_output"), "loud"))
+                .hostCheck(dev.patchgrade.core.envelope.HostCheck.IGNORE).build(), GradeLog.SILENT).failures()).hasSize(1);
         GoalSettings columns = new GoalSettings("three-column", "hostile", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
         Path sidecar = dir.resolve("reference.sha256");
         dev.patchgrade.core.classify.ThreeColumnGoal.freeze(columns, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         Path rows = Files.writeString(dir.resolve("rows.jsonl"), "{\"id\":\"loud]]>\",\"args\":[\"exit:0\"],\"golden\":\"x\\u0000]]>\"}\n");
-        assertThat(dev.patchgrade.core.classify.ThreeColumnGoal.grade(new dev.patchgrade.core.classify.ThreeColumnGoal.Options(columns, rows,
-                List.of(Fixtures.command("crash")), List.of(Fixtures.command("hostile_output"), "loud"), sidecar,
-                dev.patchgrade.core.classify.Comparison.parse("trim"), 5, 1, Shard.ALL), GradeLog.SILENT).failures()).hasSize(1);
+        assertThat(dev.patchgrade.core.classify.ThreeColumnGoal.grade(dev.patchgrade.core.classify.ThreeColumnGoal.builder(columns)
+                .cases(rows).reference(List.of(Fixtures.command("crash"))).candidate(List.of(Fixtures.command("hostile_output"), "loud"))
+                .referenceDigest(sidecar).parallel(1).build(), GradeLog.SILENT).failures()).hasSize(1);
     }
 
     private static List<Path> allReports() throws Exception {
@@ -80,8 +80,16 @@ class JenkinsConsumersTest {
     }
 
     private static DigestGoal.Options options(GoalSettings settings, Path cases) {
-        return new DigestGoal.Options(settings, cases, dir.resolve("gold"), List.of(Fixtures.command("hostile_output")), Sanitizer.NONE, 5,
-                TimeBuckets.parse(WIDE_BUCKET), 0, null, List.of(), 2, Shard.ALL, true);
+        return DigestGoal.Options.builder(settings)
+                .cases(cases)
+                .gold(dir.resolve("gold"))
+                .command(List.of(Fixtures.command("hostile_output")))
+                .timeoutSeconds(5)
+                .buckets(TimeBuckets.parse(WIDE_BUCKET))
+                .timeBucketReruns(0)
+                .parallel(2)
+                .force(true)
+                .build();
     }
 
     @Test

@@ -3,7 +3,7 @@ package dev.patchgrade.core.classify;
 import java.util.Locale;
 
 /** The outcome of one three-column row, worst first: the worst in a batch names the run. */
-public enum Pattern {
+public enum DriftPattern {
     REFERENCE_IDENTITY_DRIFT,
     THREE_WAY_SPLIT,
     GOLDEN_ROT,

@@ -1,0 +1,192 @@
+package dev.patchgrade.core.classify;
+
+import dev.patchgrade.core.ErrorName;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.cases.CasesFile;
+import dev.patchgrade.core.classify.ThreeColumnGoal.Options;
+import dev.patchgrade.core.digest.SafeNames;
+import dev.patchgrade.core.grade.CaseGrading;
+import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.launch.CapturedStream;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.StringReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/** The {@code three-column} goal's steps: the reference checked against its sidecar, then every row run on both binaries and classified. */
+final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row> {
+    private final Options options;
+    private final ThreeColumnReport report;
+    private Path referenceBinary;
+    private Launcher referenceLauncher;
+    private Launcher candidateLauncher;
+
+    /** One graded row. */
+    record Row(Case testCase, LaunchResult reference, LaunchResult candidate, DriftPattern pattern) {}
+
+    ThreeColumnGrading(Options options) {
+        super(options.settings(), options.shard(), options.parallel(), "rows");
+        this.options = options;
+        this.report = new ThreeColumnReport(options);
+    }
+
+    @Override
+    protected void validate() {
+        if (options.reference() == null || options.reference().isEmpty()) {
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<reference> is required: the frozen reference binary, executable first");
+        }
+        if (options.candidate() == null || options.candidate().isEmpty()) {
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<candidate> is required: the binary built from the patch, executable first");
+        }
+        if (options.timeoutSeconds() <= 0) {
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
+        }
+        referenceBinary = ThreeColumnGoal.referenceExecutable(settings, options.reference());
+    }
+
+    @Override
+    protected List<Path> oracles() {
+        return List.of(options.cases(), options.referenceDigest(), referenceBinary);
+    }
+
+    @Override
+    protected List<Case> prepare(GradeLog log) {
+        log.info("three-column " + settings.executionId() + ": cases " + options.cases() + ", reference sidecar " + options.referenceDigest());
+        DriftPattern identity = identity(options, referenceBinary);
+        if (identity != null) {
+            // The worst pattern stops the grade before any row: an error named after the pattern, as SPEC says.
+            throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, identityMessage(referenceBinary));
+        }
+        return options.shard().select(CasesFile.read(options.cases(), true));
+    }
+
+    /**
+     * {@link DriftPattern#REFERENCE_IDENTITY_DRIFT} where the reference is not the frozen one (or none was frozen),
+     * {@code null} where it is: the worst pattern of all, found before any row runs.
+     */
+    static DriftPattern identity(Options options, Path referenceBinary) {
+        String frozen = ReferenceSidecar.read(options.referenceDigest(), options.settings().rerecord("freeze-reference"));
+        return frozen != null && frozen.equals(ReferenceSidecar.sha256(referenceBinary)) ? null : DriftPattern.REFERENCE_IDENTITY_DRIFT;
+    }
+
+    private String identityMessage(Path referenceBinary) {
+        String actual = ReferenceSidecar.sha256(referenceBinary);
+        String frozen = ReferenceSidecar.read(options.referenceDigest(), settings.rerecord("freeze-reference"));
+        if (frozen == null) {
+            return "no reference sidecar at " + options.referenceDigest() + ", so the reference " + referenceBinary + " (sha256 " + actual
+                    + ") cannot be trusted as frozen. Nothing was graded. Freeze it once it is reviewed: `" + settings.rerun("freeze-reference")
+                    + "`, and commit the sidecar";
+        }
+        return "the reference " + referenceBinary + " has sha256 " + actual + " but " + options.referenceDigest() + " records " + frozen
+                + ". Nothing was graded: a swapped reference makes every golden look rotten. If the new reference was reviewed, re-freeze it "
+                + "with `" + settings.rerecord("freeze-reference") + "`";
+    }
+
+    @Override
+    protected AutoCloseable openLaunchers(GradeLog log) {
+        List<Path> oracles = List.of(options.cases(), options.referenceDigest());
+        List<Path> candidateBinary = settings.executablesOf(options.candidate());
+        // The candidate must not run the reference and print its answers: hidden while a candidate runs,
+        // unless the candidate is the reference binary itself (run with other arguments).
+        List<Path> hiddenFromCandidate = new ArrayList<>(oracles);
+        if (!sameFile(candidateBinary, referenceBinary)) {
+            hiddenFromCandidate.add(referenceBinary);
+        }
+        referenceLauncher = settings.openLauncher(log, oracles, List.of(referenceBinary));
+        try {
+            candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, candidateBinary);
+        } catch (RuntimeException e) {
+            referenceLauncher.close();
+            throw e;
+        }
+        return () -> {
+            try (Launcher reference = referenceLauncher; Launcher candidate = candidateLauncher) {
+                // both closed, the candidate's first
+            }
+        };
+    }
+
+    private static boolean sameFile(List<Path> candidate, Path reference) {
+        try {
+            return !candidate.isEmpty() && Files.isSameFile(candidate.get(0), reference);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    protected Row gradeCase(Case c) {
+        Path streams = settings.streamsDirectory().resolve(SafeNames.stem(c.id()));
+        LaunchResult reference = settings.mustHaveStarted(
+                run(referenceLauncher, options.reference(), c, streams.resolveSibling(streams.getFileName() + ".reference")),
+                "reference", options.reference());
+        LaunchResult candidate = settings.mustHaveStarted(
+                run(candidateLauncher, options.candidate(), c, streams.resolveSibling(streams.getFileName() + ".candidate")),
+                "candidate", options.candidate());
+        Comparison rule = options.comparison();
+        Classifier.Evidence evidence = new Classifier.Evidence(reference.timedOut(), candidate.timedOut(),
+                exitedAsExpected(reference, c), exitedAsExpected(candidate, c),
+                compare(rule, stdout(reference), stdout(candidate)),
+                compare(rule, stdout(candidate), golden(c)),
+                compare(rule, stdout(reference), golden(c)));
+        return new Row(c, reference, candidate, Classifier.classify(evidence));
+    }
+
+    /** Compares and closes both sides; closing a kept output checks it still holds what was captured. */
+    private static boolean compare(Comparison rule, Reader left, Reader right) {
+        try (left; right) {
+            return rule.equal(left, right);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read an output back to compare it", e);
+        }
+    }
+
+    /** Ended by itself with the row's {@code expect_exit} (0 unless the case says otherwise). */
+    private static boolean exitedAsExpected(LaunchResult result, Case c) {
+        return result.started() && !result.timedOut() && result.exitCode() != null && result.exitCode() == c.expectExit();
+    }
+
+    private LaunchResult run(Launcher launcher, List<String> command, Case c, Path keep) {
+        // Only the arguments, stdin, directory and environment of the case reach a binary; the golden never does.
+        Duration timeout = Duration.ofSeconds(options.timeoutSeconds());
+        return launcher.launch(c.applyTo(settings.launchRequest(command, Map.of(), timeout), settings.workingDirectory(), timeout)
+                .keepingOutputAs(keep));
+    }
+
+    /** Bytes as ISO-8859-1 characters, so comparisons are byte-exact whatever the encoding. */
+    private static Reader stdout(LaunchResult result) {
+        return new BufferedReader(new InputStreamReader(CapturedStream.open(result.stdout()), StandardCharsets.ISO_8859_1));
+    }
+
+    private static Reader golden(Case c) {
+        return new StringReader(new String(c.golden().getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1));
+    }
+
+    @Override
+    protected boolean failing(Row row) {
+        return !row.pattern().passed();
+    }
+
+    @Override
+    protected RowReport<Row> report() {
+        return report;
+    }
+
+    @Override
+    protected Map<String, Object> errorHead(PatchgradeException error) {
+        return Map.of("goal", "three-column", "execution", settings.executionId(), "verdict", "error", "worst", error.errorName());
+    }
+}

@@ -1,0 +1,231 @@
+package dev.patchgrade.core.digest;
+
+import dev.patchgrade.core.ErrorName;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.cases.CasesFile;
+import dev.patchgrade.core.digest.DigestGoal.Options;
+import dev.patchgrade.core.grade.CaseGrading;
+import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.launch.LaunchRequest;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.report.FirstDifference;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/** The {@code digest} goal's steps: the gold read and checked, each case run and judged against it. */
+final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
+    private final Options options;
+    private final Normalizer normalizer;
+    private final DigestReport report;
+    private GoldStore.Gold gold;
+    private Launcher launcher;
+
+    /**
+     * One graded case: the candidate's tuple, the drift from gold, how many reruns the time bucket took,
+     * and the first differing line of each drifting stream whose gold keeps an excerpt.
+     */
+    record Row(Case testCase, DigestTuple gold, DigestTuple candidate, List<DigestTuple.Drift> drifts, int reruns, LaunchResult launch,
+            List<FirstDifference.Line> lines) {
+        boolean failed() {
+            return !drifts.isEmpty();
+        }
+
+        /** The most severe of the row's drifts, whatever order they were found in; {@code null} when it passed. */
+        DriftField worst() {
+            DriftField worst = null;
+            for (DigestTuple.Drift drift : drifts) {
+                worst = DriftField.worse(worst, drift.field());
+            }
+            return worst;
+        }
+    }
+
+    DigestGrading(Options options) {
+        super(options.settings(), options.shard(), options.parallel(), "cases");
+        this.options = options;
+        this.normalizer = new Normalizer(options.normalize());
+        this.report = new DigestReport(options, normalizer);
+    }
+
+    @Override
+    protected void validate() {
+        DigestGoal.validate(options);
+    }
+
+    @Override
+    protected List<Path> oracles() {
+        return List.of(options.cases(), options.gold());
+    }
+
+    @Override
+    protected List<Case> prepare(GradeLog log) {
+        log.info("digest " + settings.executionId() + ": cases " + options.cases() + ", gold " + options.gold());
+        List<Case> cases = CasesFile.read(options.cases(), false);
+        gold = GoldStore.read(options.gold(), options.buckets(), rerecord());
+        checkCaseSet(cases);
+        checkToolchain(log);
+        if (!gold.normalize().equals(options.normalize())) {
+            throw new PatchgradeException(ErrorName.NORMALIZE_DRIFT, options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
+                    + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
+                    + "Use the recorded rules, or re-record with `" + rerecord() + "`");
+        }
+        report.start(gold.toolchain());
+        return options.shard().select(cases);
+    }
+
+    private String rerecord() {
+        return settings.rerecord("record-digest");
+    }
+
+    @Override
+    protected AutoCloseable openLaunchers(GradeLog log) {
+        launcher = settings.openLauncher(log, oracles(), settings.executablesOf(options.command()));
+        return launcher;
+    }
+
+    @Override
+    protected boolean failing(Row row) {
+        return row.failed();
+    }
+
+    @Override
+    protected RowReport<Row> report() {
+        return report;
+    }
+
+    @Override
+    protected Map<String, Object> errorHead(PatchgradeException error) {
+        return Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error");
+    }
+
+    private void checkCaseSet(List<Case> cases) {
+        Set<String> ids = new LinkedHashSet<>();
+        cases.forEach(c -> ids.add(c.id()));
+        List<String> added = ids.stream().filter(id -> !gold.tuples().containsKey(id)).map(CasesFile::printable).toList();
+        List<String> removed = gold.tuples().keySet().stream().filter(id -> !ids.contains(id)).map(CasesFile::printable).toList();
+        if (!added.isEmpty() || !removed.isEmpty()) {
+            throw new PatchgradeException(ErrorName.CASE_SET_DRIFT, "the cases in " + options.cases() + " and the gold digests in " + options.gold()
+                    + " differ: added " + added + ", removed " + removed + ". Nothing was graded. If the change is intended, re-record with "
+                    + "`" + rerecord() + "` from a known-good build and commit both");
+        }
+    }
+
+    private void checkToolchain(GradeLog log) {
+        String current = DigestRecording.toolchain(options);
+        if (gold.toolchain() == null) {
+            log.warn(options.gold() + " records no toolchain, so a compiler change cannot be told from a behaviour change; record with "
+                    + "<compiler> set to pin it");
+            return;
+        }
+        if (current == null) {
+            log.warn(options.gold() + " was recorded with \"" + gold.toolchain() + "\" but no <compiler> is configured here to compare with");
+            return;
+        }
+        if (!current.equals(gold.toolchain())) {
+            throw new PatchgradeException(ErrorName.TOOLCHAIN_DRIFT, options.gold() + " was recorded with \"" + gold.toolchain() + "\" but <compiler> "
+                    + options.compiler() + " is \"" + current + "\". A compiler change churns hashes that have nothing to do with the patch, "
+                    + "so nothing was graded: build with the recorded compiler, or re-record the gold with this one and commit it");
+        }
+    }
+
+    @Override
+    protected Row gradeCase(Case c) {
+        DigestTuple goldTuple = gold.tuples().get(c.id());
+        StreamExcerpts excerpts = gold.excerpts().get(c.id());
+        Path keep = DigestRun.streamPrefix(settings, c);
+        DigestRun measured = DigestRun.measure(launcher, options, normalizer, c, keep);
+        List<DigestTuple.Drift> drifts = behaviourDrifts(measured.tuple(), goldTuple);
+        long fastest = measured.launch().loadFreeMillis();
+        int runs = 1;
+        int reruns = 0;
+        // A time alone out of its bucket may be a noisy neighbour: rerun, and fail only if even the fastest run stays out.
+        while (drifts.isEmpty() && timeDrifts(goldTuple, measured.tuple().timeBucket(), fastest) && reruns < options.timeBucketReruns()) {
+            reruns++;
+            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, keep);
+            List<DigestTuple.Drift> againDrifts = behaviourDrifts(again.tuple(), goldTuple);
+            if (!againDrifts.isEmpty()) {
+                measured = again;
+                drifts = againDrifts;
+                fastest = again.launch().loadFreeMillis();
+                runs = 1;
+                break;
+            }
+            runs++;
+            if (again.launch().loadFreeMillis() < fastest) {
+                fastest = again.launch().loadFreeMillis();
+                measured = again;
+            }
+        }
+        if (options.buckets().enabled() && !measured.launch().timedOut() && measured.launch().started()) {
+            measured = new DigestRun(measured.tuple().withTime(options.buckets().bucket(fastest), fastest), measured.launch());
+        }
+        if (timeDrifts(goldTuple, measured.tuple().timeBucket(), fastest)) {
+            drifts = new ArrayList<>(drifts);
+            drifts.add(timeDrift(goldTuple, measured.tuple(), fastest, runs));
+        }
+        LaunchResult launch = measured.launch();
+        if (launch.outputLimited()) {
+            // The hashes are of a truncated stream: say so first instead of letting them look like a behaviour change.
+            List<DigestTuple.Drift> withCap = new ArrayList<>();
+            withCap.add(new DigestTuple.Drift(DriftField.OUTPUT_LIMIT, "under " + LaunchRequest.DEFAULT_OUTPUT_LIMIT + " bytes per stream",
+                    "stopped at the cap (stdout " + launch.stdout().bytes() + ", stderr " + launch.stderr().bytes() + " bytes)"));
+            withCap.addAll(drifts);
+            drifts = withCap;
+        }
+        return new Row(c, goldTuple, measured.tuple(), drifts, reruns, launch, firstDifferences(drifts, excerpts, launch));
+    }
+
+    private List<FirstDifference.Line> firstDifferences(List<DigestTuple.Drift> drifts, StreamExcerpts excerpts, LaunchResult launch) {
+        List<FirstDifference.Line> lines = new ArrayList<>();
+        if (excerpts != null && launch.started()) {
+            for (DigestTuple.Drift drift : drifts) {
+                FirstDifference.Line line = switch (drift.field()) {
+                    case STDOUT_SHA256 -> StreamExcerpts.firstDifference("stdout", excerpts.stdout(), launch.stdout().file(), normalizer);
+                    case STDERR_SHA256 -> StreamExcerpts.firstDifference("stderr", excerpts.stderr(), launch.stderr().file(), normalizer);
+                    default -> null;
+                };
+                if (line != null) {
+                    lines.add(line);
+                }
+            }
+        }
+        return List.copyOf(lines);
+    }
+
+    /** Every drift but the time's: time has hysteresis and is judged on its own. */
+    private static List<DigestTuple.Drift> behaviourDrifts(DigestTuple candidate, DigestTuple gold) {
+        return candidate.driftFrom(gold).stream().filter(d -> d.field() != DriftField.TIME_BUCKET).toList();
+    }
+
+    /** Another bucket than the gold's, and (gold bucket widened by timeBucketSlack) still outside it. */
+    private boolean timeDrifts(DigestTuple gold, String bucket, long fastestMillis) {
+        return options.buckets().enabled() && gold.timeBucket() != null && bucket != null && !bucket.equals(gold.timeBucket())
+                && options.buckets().outside(gold.timeBucket(), fastestMillis, options.timeBucketSlack());
+    }
+
+    private DigestTuple.Drift timeDrift(DigestTuple gold, DigestTuple candidate, long fastest, int runs) {
+        long[] range = options.buckets().widened(gold.timeBucket(), options.timeBucketSlack());
+        String limits = range[1] == Long.MAX_VALUE ? String.format(Locale.ROOT, "%,d ms and more", range[0])
+                : String.format(Locale.ROOT, "%,d-%,d ms", range[0], range[1]);
+        String note = String.format(Locale.ROOT, "fastest %,d ms of %d run%s; %s widened by timeBucketSlack %s is %s", fastest, runs,
+                runs == 1 ? "" : "s", gold.timeBucket(), trim(options.timeBucketSlack()), limits)
+                + (gold.timeMs() == null ? "" : String.format(Locale.ROOT, "; gold fastest %,d ms", gold.timeMs()));
+        return new DigestTuple.Drift(DriftField.TIME_BUCKET, gold.timeBucket(), candidate.timeBucket(), note);
+    }
+
+    private static String trim(double value) {
+        return value == Math.rint(value) ? Long.toString((long) value) : Double.toString(value);
+    }
+
+    private static String describe(List<NormalizeRule> rules) {
+        return rules.isEmpty() ? "(none)" : rules.stream().map(NormalizeRule::describe).toList().toString();
+    }
+}

@@ -1,0 +1,213 @@
+package dev.patchgrade.core.digest;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.cases.CasesFile;
+import dev.patchgrade.core.digest.DigestGoal.Options;
+import dev.patchgrade.core.digest.DigestGrading.Row;
+import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalRun;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.report.BoundedTable;
+import dev.patchgrade.core.report.CaseOutcome;
+import dev.patchgrade.core.report.FirstDifference;
+import dev.patchgrade.core.report.JsonReports;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a digest grade tells people, one row at a time: the outcome every reporter reads, the JSON row,
+ * the candidate digest and full streams of the rows worth looking at, the console table. It keeps
+ * counters and the first few failures, never the rows.
+ */
+final class DigestReport implements RowReport<Row> {
+    private static final int TABLE_ROWS = 30;
+
+    private final Options options;
+    private final GoalSettings settings;
+    private final Normalizer normalizer;
+    private final List<String> failureLines = new ArrayList<>();
+    private BoundedTable table;
+    private String toolchain;
+    private long graded;
+    private long failed;
+    private DriftField worst;
+    private GradeLog log = GradeLog.SILENT;
+
+    /** The JSON report's row of one case. */
+    record Json(@JsonProperty("case") String caseId, String verdict, List<String> drift, @JsonProperty("drift_fields") List<String> driftFields,
+            @JsonProperty("time_bucket_reruns") int timeBucketReruns, @JsonProperty("first_difference") List<Difference> firstDifference,
+            ObjectNode gold, ObjectNode candidate, @JsonProperty("wall_ms") long wallMs, @JsonProperty("kept_files") List<String> keptFiles) {}
+
+    record Difference(String stream, int line, String gold, String candidate, String text) {}
+
+    /** The JSON report's fields before the cases. */
+    record Head(String goal, String execution, String verdict, String worst, String shard, String sanitizer, String gold,
+            @JsonProperty("candidate_digests") String candidateDigests, Map<String, Object> sandbox, long graded, long failing) {}
+
+    DigestReport(Options options, Normalizer normalizer) {
+        this.options = options;
+        this.settings = options.settings();
+        this.normalizer = normalizer;
+    }
+
+    /** Before the first row: the candidate digests of an earlier grade go, so only this grade's are there. */
+    void start(String goldToolchain) {
+        this.toolchain = goldToolchain;
+        try {
+            Path directory = DigestGoal.candidateDirectory(settings);
+            if (Files.exists(directory)) {
+                GoldStore.deleteTree(directory);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot clear " + DigestGoal.candidateDirectory(settings), e);
+        }
+    }
+
+    private boolean keeps(Row row) {
+        return row.failed() || options.keepAll();
+    }
+
+    /** The outcome; a passing case's streams are deleted now, unless every case's are kept. */
+    @Override
+    public CaseOutcome outcome(Row row, GradeLog log) {
+        LaunchResult launch = row.launch();
+        String out = launch.started() ? launch.stdout().excerpt() : "";
+        String err = launch.started() ? launch.stderr().excerpt() : launch.startFailure().describe();
+        double seconds = launch.wallMicros() / 1e6;
+        List<Path> kept = launch.started() ? List.of(launch.stdout().file(), launch.stderr().file()) : List.of();
+        if (!keeps(row)) {
+            CaseOutcome.delete(kept);
+            return CaseOutcome.passed(row.testCase().id(), seconds, out, err);
+        }
+        if (!row.failed()) {
+            return CaseOutcome.passed(row.testCase().id(), seconds, out, err).keeping(kept);
+        }
+        StringBuilder what = new StringBuilder();
+        row.drifts().forEach(d -> what.append(d.describe()).append('\n'));
+        row.lines().forEach(l -> what.append(l.describe()).append('\n'));
+        String details = what + "\ngold:      " + GoldStore.json(row.gold(), null, List.of())
+                + "\ncandidate: " + GoldStore.json(row.candidate(), null, List.of())
+                + "\nargs: " + row.testCase().args()
+                + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "")
+                + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log) : "")
+                + "\nif the new behaviour is intended: " + settings.rerecord("record-digest")
+                + ", and commit the gold with the change\n";
+        return CaseOutcome.failed(row.testCase().id(), seconds, row.worst().wireName(), message(row), details, out, err).keeping(kept);
+    }
+
+    @Override
+    public Json jsonRow(Row row) {
+        List<Difference> differences = row.lines().stream()
+                .map(l -> new Difference(l.stream(), l.number(), l.gold(), l.candidate(), l.describe())).toList();
+        List<String> kept = !keeps(row) || !row.launch().started() ? List.of()
+                : List.of(row.launch().stdout().file().toString(), row.launch().stderr().file().toString());
+        return new Json(row.testCase().id(), row.failed() ? "fail" : "pass", row.drifts().stream().map(DigestTuple.Drift::describe).toList(),
+                row.drifts().stream().map(d -> d.field().wireName()).toList(), row.reruns(), differences,
+                GoldStore.json(row.gold(), null, List.of()), GoldStore.json(row.candidate(), null, List.of()), row.launch().wallMillis(), kept);
+    }
+
+    /** Counts the row, writes its candidate digest where it is kept, and lists it on the console where it is shown. */
+    @Override
+    public void reported(Row row) {
+        graded++;
+        if (row.failed()) {
+            failed++;
+            worst = DriftField.worse(worst, row.worst());
+            if (failureLines.size() < GoalResult.LINES_KEPT) {
+                failureLines.add(CasesFile.printable(row.testCase().id()) + ": " + message(row));
+            }
+        }
+        if (keeps(row)) {
+            writeCandidate(row.candidate());
+        }
+        if (row.failed() || log.verbose()) {
+            // Full hashes are in the reports; twelve hex digits tell them apart on a console.
+            String drift = row.drifts().stream().map(DigestTuple.Drift::describe).reduce((a, b) -> a + "; " + b).orElse("")
+                    .replaceAll("\\b([0-9a-f]{12})[0-9a-f]{52}\\b", "$1");
+            table().row(CasesFile.printable(row.testCase().id()), row.failed() ? "FAIL" : "pass", drift);
+            row.lines().forEach(line -> table().continuation("", "", line.describe()));
+        }
+    }
+
+    /** Where the console table goes. */
+    @Override
+    public void console(GradeLog console) {
+        this.log = console;
+    }
+
+    private BoundedTable table() {
+        if (table == null) {
+            table = new BoundedTable(TABLE_ROWS, log.verbose(), log::info, "case", "verdict", "drift");
+        }
+        return table;
+    }
+
+    private void writeCandidate(DigestTuple tuple) {
+        Path directory = DigestGoal.candidateDirectory(settings);
+        try {
+            Files.createDirectories(directory);
+            Files.writeString(directory.resolve(SafeNames.jsonFile(tuple.caseId())),
+                    JsonReports.MAPPER.writeValueAsString(GoldStore.json(tuple, toolchain, options.normalize())) + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the candidate digest of " + CasesFile.printable(tuple.caseId()) + " in " + directory, e);
+        }
+    }
+
+    @Override
+    public Head head() {
+        return new Head("digest", settings.executionId(), failed > 0 ? "fail" : "pass", worstName(),
+                options.shard().all() ? null : options.shard().index() + "/" + options.shard().count(), options.sanitizer().wireName(),
+                options.gold().toString(), DigestGoal.candidateDirectory(settings).toString(), GoalRun.sandboxJson(settings), graded, failed);
+    }
+
+    private String worstName() {
+        return worst == null ? "pass" : worst.wireName();
+    }
+
+    @Override
+    public void printSummary(GradeLog log) {
+        log.info("digest of " + graded + " case(s) against " + options.gold() + (options.shard().all() ? "" : " (" + options.shard().label() + ")") + ":");
+        BoundedTable shown = table();
+        shown.flush();
+        long hidden = graded - shown.shown();
+        if (hidden > 0) {
+            log.info(hidden + " more case(s) not listed (" + (graded - failed) + " passed" + (failed > shown.shown() ? ", and failures beyond the first "
+                    + TABLE_ROWS : "") + "; list every case with " + settings.suggestions().once(Setting.VERBOSE.is("true")) + ")");
+        }
+        log.info("outcome: " + (failed == 0 ? "PASS, every channel matched" : "FAIL, " + failed + " of " + graded + " case(s) drifted"));
+        if (failed > 0) {
+            log.info("if the new behaviour is intended, re-record the gold on the known-good build with `"
+                    + settings.rerecord("record-digest") + "` and commit it with the change");
+        }
+    }
+
+    @Override
+    public GoalResult result() {
+        return new GoalResult(failureLines, failed, null, worstName());
+    }
+
+    static String message(Row row) {
+        StringBuilder message = new StringBuilder();
+        for (DigestTuple.Drift drift : row.drifts()) {
+            message.append(message.length() == 0 ? "" : "; ").append(drift.describe());
+        }
+        if (row.reruns() > 0 && row.drifts().stream().anyMatch(d -> d.field() == DriftField.TIME_BUCKET)) {
+            message.append(" (stayed shifted over ").append(row.reruns()).append(" rerun").append(row.reruns() == 1 ? "" : "s").append(')');
+        }
+        for (FirstDifference.Line line : row.lines()) {
+            message.append("; ").append(line.describe());
+        }
+        return message.toString();
+    }
+}

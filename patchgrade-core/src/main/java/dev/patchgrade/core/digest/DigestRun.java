@@ -1,0 +1,48 @@
+package dev.patchgrade.core.digest;
+
+import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.launch.LaunchRequest;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+/** One run of one digest case and the tuple it measured: the step recording and grading share. */
+record DigestRun(DigestTuple tuple, LaunchResult launch) {
+    static final String UBSAN_OPTIONS = "print_stacktrace=1:halt_on_error=1";
+    static final String ASAN_OPTIONS = "halt_on_error=1:detect_leaks=1";
+
+    static DigestRun measure(Launcher launcher, DigestGoal.Options options, Normalizer normalizer, Case c, Path keep) {
+        // Set in <environment>, the user's sanitizer options win over these.
+        Map<String, String> sanitizerOptions = options.sanitizer() == Sanitizer.NONE ? Map.of()
+                : Map.of("UBSAN_OPTIONS", UBSAN_OPTIONS, "ASAN_OPTIONS", ASAN_OPTIONS);
+        Duration timeout = Duration.ofSeconds(options.timeoutSeconds());
+        LaunchRequest request = c.applyTo(options.settings().launchRequest(options.command(), sanitizerOptions, timeout),
+                options.settings().workingDirectory(), timeout).keepingOutputAs(keep);
+        LaunchResult result = launcher.launch(request);
+        if (!result.started()) {
+            if (options.sanitizer() == Sanitizer.NONE) {
+                options.settings().mustHaveStarted(result, "command", options.command());
+            }
+            // A sanitizer build that is missing or cannot run proves nothing, and must never look clean.
+            return new DigestRun(new DigestTuple(c.id(), null, null, null, SanitizerClass.UNAVAILABLE, options.buckets().bucket(0)), result);
+        }
+        if (result.timedOut()) {
+            return new DigestRun(new DigestTuple(c.id(), null, null, null, SanitizerClass.TIMEOUT, options.buckets().last()), result);
+        }
+        SanitizerClass.Markers markers = options.sanitizer() == Sanitizer.NONE ? SanitizerClass.Markers.NONE
+                : SanitizerClass.Markers.scan(result.stderr().file());
+        Integer exit = result.exitCode() != null ? result.exitCode() : result.signalNumber() != null ? -result.signalNumber() : null;
+        String stdoutSha = normalizer.active() ? normalizer.sha256(result.stdout().file()) : result.stdout().sha256();
+        String stderrSha = normalizer.active() ? normalizer.sha256(result.stderr().file()) : result.stderr().sha256();
+        return new DigestRun(new DigestTuple(c.id(), exit, stdoutSha, stderrSha, SanitizerClass.classify(result, markers),
+                options.buckets().bucket(result.loadFreeMillis()), options.buckets().enabled() ? result.loadFreeMillis() : null), result);
+    }
+
+    /** Where a case's full streams go: {@code <prefix>.stdout} and {@code <prefix>.stderr}. */
+    static Path streamPrefix(GoalSettings settings, Case c) {
+        return settings.streamsDirectory().resolve(SafeNames.stem(c.id()));
+    }
+}

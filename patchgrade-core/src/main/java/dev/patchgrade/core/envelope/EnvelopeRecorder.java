@@ -1,0 +1,104 @@
+package dev.patchgrade.core.envelope;
+
+import dev.patchgrade.core.ErrorName;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.BuildLock;
+import dev.patchgrade.core.count.CounterMode;
+import dev.patchgrade.core.count.InstructionCount;
+import dev.patchgrade.core.count.InstructionCounters;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.host.HostInfo;
+import dev.patchgrade.core.host.Toolchain;
+import dev.patchgrade.core.launch.LaunchRequest;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.report.AtomicFiles;
+import dev.patchgrade.core.report.ConsoleTable;
+import dev.patchgrade.core.report.JsonReports;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+import dev.patchgrade.core.envelope.EnvelopeGoal.RecordOptions;
+
+/** The {@code record-envelope} goal: a known-good command measured, its ceilings written with slack. */
+final class EnvelopeRecorder {
+    private EnvelopeRecorder() {}
+
+    static EnvelopeRecording record(RecordOptions options, GradeLog log) {
+        Path file = options.envelope();
+        if (Files.exists(file) && !options.force()) {
+            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, file + " exists and record-envelope does not overwrite it. If the new "
+                    + "baseline is intended, re-run as `" + options.settings().rerecord("record-envelope")
+                    + "` (or set " + options.settings().suggestions().configured(Setting.FORCE.is("true")) + ") and commit the envelope in the same "
+                    + "commit as the patch that changed the cost");
+        }
+        if (options.command() == null || options.command().isEmpty()) {
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "record-envelope needs <command>: the known-good binary and its arguments");
+        }
+        if (options.timeoutSeconds() <= 0 || options.runs() < 1) {
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeout> must be positive and <runs> at least 1 (found "
+                    + options.timeoutSeconds() + " and " + options.runs() + ")");
+        }
+        log.info("record-envelope " + options.settings().executionId() + ": writing envelope " + file);
+        String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
+        HostInfo host = HostInfo.detect(options.hostClass());
+        List<EnvelopeRun> runs = new ArrayList<>();
+        GoalSettings settings = options.settings();
+        LaunchRequest request = EnvelopeGoal.request(settings, options.command(), options.timeoutSeconds());
+        InstructionCounters.Choice counter = InstructionCounters.require(options.instructionCounter(),
+                InstructionCounters.choose(options.instructionCounter(), null, request.environment().get("PATH")));
+        InstructionCount count = null;
+        try (BuildLock lock = BuildLock.take(settings.outputDirectory());
+                Launcher launcher = settings.openLauncher(log, List.of(file), settings.executablesOf(options.command()))) {
+            for (int i = 0; i < options.runs(); i++) {
+                runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", options.command())));
+            }
+            if (counter.available() && runs.stream().allMatch(EnvelopeRun::clean)) {
+                count = EnvelopeGoal.countInstructions(launcher, counter, request, options.settings());
+                if (!count.measured()) {
+                    throw new PatchgradeException(ErrorName.BASELINE_FAILED, "the instructions of the known-good command " + String.join(" ", options.command())
+                            + " could not be counted with " + count.method() + ": " + count.problem() + ". Fix the command, or set "
+                            + "instructionCounter=none to record no max_instructions");
+                }
+            }
+        }
+        long slowest = runs.stream().mapToLong(EnvelopeRun::wallMillis).max().orElse(0);
+        long timeout = EnvelopeGoal.recordedTimeout(options.timeoutSeconds(), slowest);
+        EnvelopeRecording recording = EnvelopeRecording.of(EnvelopeGoal.portable(options.command(), options.settings().projectDirectory()),
+                timeout, runs, options.slack(), host, toolchain);
+        if (count != null) {
+            recording = recording.withInstructions(count, options.instructionSlackPercent());
+        } else if (options.instructionCounter() != CounterMode.NONE) {
+            log.warn("no max_instructions recorded in " + file + ": " + counter.unavailable() + ". CPU time moves with the machine's load; "
+                    + "instructions do not, so install valgrind (or allow perf_event_open) and re-record to grade them");
+        }
+        ObjectNode json = EnvelopeFile.recorded(recording);
+        try {
+            AtomicFiles.write(file, (JsonReports.MAPPER.writeValueAsString(json) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write the envelope " + file + ": " + e.getMessage(), e);
+        }
+        ConsoleTable table = new ConsoleTable("figure", "measured", "ceiling", "slack");
+        table.row("peak RSS", EnvelopeReport.amount(recording.worst().get(Ceiling.RSS), Ceiling.RSS), EnvelopeReport.amount(recording.ceilings().get(Ceiling.RSS), Ceiling.RSS),
+                "+" + options.slack().rssPercent() + "% +" + options.slack().rssKb() + " KB");
+        table.row("user CPU", EnvelopeReport.amount(recording.worst().get(Ceiling.USER_CPU), Ceiling.USER_CPU), EnvelopeReport.amount(recording.ceilings().get(Ceiling.USER_CPU), Ceiling.USER_CPU),
+                "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
+        if (count != null) {
+            table.row("instructions", EnvelopeReport.amount(count.value(), Ceiling.INSTRUCTIONS) + " (" + count.method() + ")",
+                    EnvelopeReport.amount(recording.ceilings().get(Ceiling.INSTRUCTIONS), Ceiling.INSTRUCTIONS), "+" + options.instructionSlackPercent() + "%");
+        }
+        log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", options.command()) + " on " + host.className() + ":");
+        table.lines().forEach(log::info);
+        log.info(String.format(Locale.ROOT, "timeout_s = %d s: the larger of <timeout> (%d s) and 10x the slowest run (%.3f s), rounded up"
+                + " to whole seconds, so that a loaded machine does not turn a good run into a timeout", timeout, options.timeoutSeconds(),
+                slowest / 1000.0));
+        return recording;
+    }
+
+}

@@ -1,0 +1,85 @@
+package dev.patchgrade.core.grade;
+
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.report.CaseOutcome;
+import dev.patchgrade.core.report.ExecutionReport;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one shape of a grading goal: validate the parameters, snapshot the oracles, read them, run every
+ * case (each row reported as soon as it and the rows before it are done, then forgotten), check the
+ * oracles are unchanged, and finish the reports. A goal supplies the steps; nothing here knows a goal.
+ *
+ * @param <C> what one case is
+ * @param <R> what grading one case gives
+ */
+public abstract class CaseGrading<C, R> {
+    protected final GoalSettings settings;
+    private final dev.patchgrade.core.cases.Shard shard;
+    private final int parallel;
+    private final String rowsName;
+
+    /**
+     * @param shard the cases this execution grades; its name is in the suite's
+     * @param rowsName the JSON report's key of the rows ({@code cases}, {@code rows})
+     */
+    protected CaseGrading(GoalSettings settings, dev.patchgrade.core.cases.Shard shard, int parallel, String rowsName) {
+        this.settings = settings;
+        this.shard = shard;
+        this.parallel = parallel;
+        this.rowsName = rowsName;
+    }
+
+    /** Parameters only, before any file is read: error {@code bad_parameter}. */
+    protected abstract void validate();
+
+    /** The files this grade must not see change (snapshotted before they are read). */
+    protected abstract List<Path> oracles();
+
+    /** Reads the oracles, checks them against each other, and gives the cases to grade. */
+    protected abstract List<C> prepare(GradeLog log);
+
+    /** The children's launchers, open while the cases run. */
+    protected abstract AutoCloseable openLaunchers(GradeLog log);
+
+    protected abstract R gradeCase(C c);
+
+    protected abstract boolean failing(R row);
+
+    /** The goal's reporting of its rows. */
+    protected abstract RowReport<R> report();
+
+    /** The JSON head of an error report. */
+    protected abstract Map<String, Object> errorHead(PatchgradeException error);
+
+    /** Everything around the goal's steps: reports, the lock and the error handling are {@link GoalRun}'s. */
+    public final GoalResult grade(GradeLog log) {
+        return GoalRun.grade(settings, settings.suiteName(shard), this::errorHead, log, () -> run(log));
+    }
+
+    private GoalResult run(GradeLog log) throws Exception {
+        long started = System.nanoTime();
+        validate();
+        OracleGuard guard = OracleGuard.snapshot(oracles());
+        List<C> cases = prepare(log);
+        RowReport<R> rows = report();
+        rows.console(log);
+        // The launchers first: the reports' sandbox facts are what they turned out to be.
+        try (RowReport<R> unfinished = rows;
+                AutoCloseable launchers = openLaunchers(log);
+                ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), rowsName)) {
+            CaseRunner.forEach(cases, parallel, this::gradeCase, this::failing, row -> {
+                CaseOutcome outcome = rows.outcome(row, log);
+                report.add(outcome, rows.jsonRow(row));
+                rows.reported(row);
+            }, log);
+            guard.verifyUnchanged();
+            GoalRun.finish(settings, report, (System.nanoTime() - started) / 1e9, rows.head());
+        }
+        rows.printSummary(log);
+        return rows.result();
+    }
+}

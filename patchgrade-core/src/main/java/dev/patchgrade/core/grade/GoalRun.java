@@ -1,0 +1,132 @@
+package dev.patchgrade.core.grade;
+
+import dev.patchgrade.core.ErrorName;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.report.CaseOutcome;
+import dev.patchgrade.core.report.ExecutionReport;
+import dev.patchgrade.core.report.HtmlSummary;
+import dev.patchgrade.core.report.SuiteTally;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * What every grading execution does around its goal's own work: takes the build lock, removes its stale
+ * reports, turns a setup error (or a defect of ours) into error reports, refreshes the HTML summary and
+ * prints Surefire's summary line. Goals open their reports here, under the names the contract fixes.
+ */
+public final class GoalRun {
+    /** The counts each grading in progress wrote last, for its console summary; keyed by report file, so parallel modules never mix. */
+    private static final Map<Path, SuiteTally> WRITTEN = new ConcurrentHashMap<>();
+
+    private GoalRun() {}
+
+    /** The reports of this execution, to be fed case by case and {@linkplain #finish finished} once. */
+    public static ExecutionReport openReport(GoalSettings settings, String suiteName, String rowsName) {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("patchgrade.sandbox", settings.facts().sandbox().describe());
+        properties.put("patchgrade.method", settings.facts().method());
+        properties.put("patchgrade.cpu", settings.facts().cpuDescription());
+        return new ExecutionReport(settings.xmlReport(), settings.jsonReport(), rowsName, suiteName, settings.className(), properties);
+    }
+
+    public static void finish(GoalSettings settings, ExecutionReport report, double seconds, Object jsonHead) {
+        WRITTEN.put(settings.xmlReport(), report.finish(seconds, jsonHead));
+    }
+
+    /** The report's {@code sandbox} object, for the JSON reports of every goal. */
+    public static Map<String, Object> sandboxJson(GoalSettings settings) {
+        return settings.facts().sandboxJson();
+    }
+
+    /** A setup error still leaves both reports, so Jenkins shows it. */
+    public static void writeError(GoalSettings settings, String caseName, PatchgradeException error, Map<String, Object> jsonHead) {
+        Map<String, Object> json = new LinkedHashMap<>(jsonHead);
+        json.put("error", Map.of("type", error.errorName(), "message", error.getMessage()));
+        json.put("sandbox", sandboxJson(settings));
+        try (ExecutionReport report = openReport(settings, settings.className(), null)) {
+            report.add(CaseOutcome.error(caseName, error.errorName(), error.getMessage(), error.getMessage()), null);
+            finish(settings, report, 0, json);
+        }
+    }
+
+    /** This execution's reports from an earlier build go first, so no failure can leave an old verdict standing. */
+    static void removeStale(GoalSettings settings) {
+        try {
+            Files.deleteIfExists(settings.xmlReport());
+            Files.deleteIfExists(settings.jsonReport());
+            Files.deleteIfExists(settings.reportsDirectory().resolve(settings.qualifiedName() + ".feedback.jsonl"));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot remove the stale report of " + settings.qualifiedName(), e);
+        }
+    }
+
+    /** Rebuilds the HTML summary over every execution's JSON report and says where it is. */
+    public static void summarize(GoalSettings settings, GradeLog log) {
+        try {
+            log.info("summary: " + HtmlSummary.refresh(settings.reportsDirectory(), settings.module()).toUri());
+        } catch (UncheckedIOException e) {
+            log.warn("could not write the HTML summary: " + e.getMessage());
+        }
+    }
+
+    /** The grading itself: may stop with a setup error, which {@link #grade} turns into error reports. */
+    public interface Grading {
+        GoalResult run() throws Exception;
+    }
+
+    /**
+     * Runs a grading, turns a setup error into the error reports (so Jenkins shows it), and refreshes the
+     * HTML summary either way.
+     *
+     * @param errorCaseName the test case name an error report uses
+     * @param errorJson the first keys of the JSON report of an error
+     */
+    public static GoalResult grade(GoalSettings settings, String errorCaseName, Function<PatchgradeException, Map<String, Object>> errorJson,
+            GradeLog log, Grading grading) {
+        GoalResult result;
+        removeStale(settings);
+        try (BuildLock lock = BuildLock.take(settings.outputDirectory())) {
+            result = grading.run();
+        } catch (PatchgradeException e) {
+            result = failed(settings, errorCaseName, errorJson, e);
+        } catch (IOException | UncheckedIOException e) {
+            result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.WRITE_FAILED, ioMessage(e), e));
+        } catch (RuntimeException e) {
+            // A bug of ours must not leave the last build's green report in place: say what happened.
+            result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.UNEXPECTED_ERROR, e
+                    + " (a defect in patchgrade: run with -X for the stack trace and report it)", e));
+        } catch (Exception e) {
+            result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.UNEXPECTED_ERROR, e
+                    + " (a defect in patchgrade: run with -X for the stack trace and report it)", e));
+        }
+        summarize(settings, log);
+        SuiteTally tally = WRITTEN.remove(settings.xmlReport());
+        if (tally != null) {
+            if (result.error() != null || result.failed()) {
+                log.warn(tally.testsRunLine());
+                log.warn("worst: " + result.worst());
+            } else {
+                log.info(tally.testsRunLine());
+                log.info("worst: " + result.worst());
+            }
+        }
+        return result;
+    }
+
+    private static String ioMessage(Exception e) {
+        return e.getCause() == null || e.getCause() == e ? e.getMessage() : e.getMessage() + ": " + e.getCause().getMessage();
+    }
+
+    private static GoalResult failed(GoalSettings settings, String errorCaseName, Function<PatchgradeException, Map<String, Object>> errorJson,
+            PatchgradeException error) {
+        writeError(settings, errorCaseName, error, errorJson.apply(error));
+        return GoalResult.error(error);
+    }
+}

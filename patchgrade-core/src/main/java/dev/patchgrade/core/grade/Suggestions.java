@@ -1,0 +1,67 @@
+package dev.patchgrade.core.grade;
+
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * How the core's messages show a setting and a command to run, filled by the build tool that runs the
+ * goals (as Jib's {@code HelpfulSuggestions} is by its Maven and Gradle plugins): the core says which
+ * setting, the plugin says which POM element and which {@code -D} flag.
+ */
+public interface Suggestions {
+    /** A command that runs {@code goal} again for this execution with these settings. */
+    default String rerun(String goal, String executionId, Setting.Value... values) {
+        String given = Stream.of(values).map(this::once).collect(Collectors.joining(separator()));
+        return command(goal, executionId) + (given.isEmpty() ? "" : introduction() + given);
+    }
+
+    /** A command that runs {@code goal} again for this execution, as configured. */
+    String command(String goal, String executionId);
+
+    /** What stands before the settings of a {@link #rerun}, and between them. */
+    String introduction();
+
+    String separator();
+
+    /** Where the setting is given, to name what to fix. */
+    String setting(Setting setting);
+
+    /** The setting with a value, as given for one run. */
+    String once(Setting.Value value);
+
+    /** The setting with a value, as written in the build file. */
+    String configured(Setting.Value value);
+
+    /** Names only: for callers that are no build tool (tests, other hosts). */
+    Suggestions PLAIN = new Suggestions() {
+        @Override
+        public String command(String goal, String executionId) {
+            return "run " + goal + " for execution " + executionId;
+        }
+
+        @Override
+        public String introduction() {
+            return " with ";
+        }
+
+        @Override
+        public String separator() {
+            return ", ";
+        }
+
+        @Override
+        public String setting(Setting setting) {
+            return "the " + setting.parameter() + " setting";
+        }
+
+        @Override
+        public String once(Setting.Value value) {
+            return value.setting().parameter() + "=" + value.value();
+        }
+
+        @Override
+        public String configured(Setting.Value value) {
+            return once(value);
+        }
+    };
+}

@@ -1,0 +1,132 @@
+package dev.patchgrade.core.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
+
+/** How each goal's rows look on the summary page, one row at a time as the report is read. */
+final class SummaryRows {
+    private SummaryRows() {}
+
+    /** How one goal's rows look on the page; chosen by the report's {@code goal}, never guessed from its keys. */
+    interface RowView {
+        String start(JsonNode head);
+
+        boolean failing(JsonNode row);
+
+        void row(StringBuilder html, JsonNode row);
+    }
+
+    static RowView rowView(String goal) {
+        return switch (goal) {
+            case "digest" -> new DigestRows();
+            case "three-column" -> new ThreeColumnRows();
+            default -> null;
+        };
+    }
+
+    /** A grid of the tuple's fields per case, the drifting ones marked; the columns are the gold's fields, in its order. */
+    static final class DigestRows implements RowView {
+        private List<String> fields;
+
+        @Override
+        public String start(JsonNode head) {
+            StringBuilder html = new StringBuilder("<table class=\"grid\"><tr><th>case</th><th>verdict</th>");
+            fields().forEach(field -> html.append("<th>").append(HtmlSummary.esc(field)).append("</th>"));
+            return html.append("</tr>\n").toString();
+        }
+
+        private List<String> fields() {
+            return fields == null ? List.of() : fields;
+        }
+
+        @Override
+        public boolean failing(JsonNode row) {
+            return "fail".equals(row.path("verdict").asText());
+        }
+
+        @Override
+        public void row(StringBuilder html, JsonNode row) {
+            if (fields == null) {
+                fields = new ArrayList<>();
+                row.path("gold").fieldNames().forEachRemaining(name -> {
+                    if (!name.equals("case")) {
+                        fields.add(name);
+                    }
+                });
+            }
+            boolean failed = failing(row);
+            List<String> drifted = new ArrayList<>();
+            row.path("drift_fields").forEach(field -> drifted.add(field.asText()));
+            html.append("<tr><td>").append(HtmlSummary.esc(row.path("case").asText())).append("</td><td class=\"").append(failed ? "bad" : "ok").append("\">")
+                    .append(failed ? "FAIL" : "pass").append("</td>");
+            for (String field : fields) {
+                String gold = shortValue(row.path("gold").path(field));
+                String cand = shortValue(row.path("candidate").path(field));
+                boolean drift = drifted.contains(field);
+                html.append("<td class=\"").append(drift ? "drift" : "same").append("\">")
+                        .append(drift ? HtmlSummary.esc(gold) + " &rarr; " + HtmlSummary.esc(cand) + HtmlSummary.esc(driftNote(row, field)) : HtmlSummary.esc(cand)).append("</td>");
+            }
+            html.append("</tr>\n");
+            for (JsonNode line : row.path("first_difference")) {
+                html.append("<tr><td></td><td></td><td class=\"drift\" colspan=\"").append(fields.size()).append("\"><code>")
+                        .append(HtmlSummary.esc(line.path("text").asText())).append("</code></td></tr>\n");
+            }
+        }
+    }
+
+    /** What the report says beside a drift, e.g. the fastest time and the widened bucket limits of {@code time_bucket}. */
+    private static String driftNote(JsonNode row, String field) {
+        for (JsonNode drift : row.path("drift")) {
+            String text = drift.asText();
+            int note = text.indexOf(" (");
+            if (text.startsWith(field + ": ") && note > 0) {
+                return text.substring(note);
+            }
+        }
+        return "";
+    }
+
+    /** Each row's pattern and the three outputs, each excerpt centred on where the texts first part. */
+    static final class ThreeColumnRows implements RowView {
+        @Override
+        public String start(JsonNode head) {
+            return "<table class=\"grid\"><tr><th>case</th><th>pattern</th><th>reference</th><th>candidate</th><th>golden</th></tr>\n";
+        }
+
+        @Override
+        public boolean failing(JsonNode row) {
+            return !"pass_all_agree".equals(row.path("pattern").asText());
+        }
+
+        @Override
+        public void row(StringBuilder html, JsonNode row) {
+            String pattern = row.path("pattern").asText();
+            String reference = row.path("reference").path("stdout").asText().strip();
+            String candidate = row.path("candidate").path("stdout").asText().strip();
+            String golden = row.path("golden").asText().strip();
+            int at = Math.min(Math.min(index(reference, candidate), index(candidate, golden)), index(reference, golden));
+            at = at == Integer.MAX_VALUE ? 0 : at;
+            html.append("<tr><td>").append(HtmlSummary.esc(row.path("id").asText())).append("</td><td class=\"").append(HtmlSummary.cssClass(pattern)).append("\">")
+                    .append(HtmlSummary.esc(pattern)).append("</td><td><code>").append(HtmlSummary.esc(FirstDifference.excerpt(reference, at, 200)))
+                    .append("</code></td><td><code>").append(HtmlSummary.esc(FirstDifference.excerpt(candidate, at, 200)))
+                    .append("</code></td><td><code>").append(HtmlSummary.esc(FirstDifference.excerpt(golden, at, 200))).append("</code></td></tr>\n");
+        }
+    }
+
+    private static String shortValue(JsonNode value) {
+        if (value.isNull() || value.isMissingNode()) {
+            return "null";
+        }
+        String text = value.asText();
+        return text.matches("[0-9a-f]{64}") ? text.substring(0, 12) + (text.equals(EMPTY_SHA256) ? " (empty)" : "") : text;
+    }
+
+    private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
+    /** Where two texts first differ, or {@code Integer.MAX_VALUE} where they are equal. */
+    private static int index(String a, String b) {
+        int at = FirstDifference.firstIndex(a, b);
+        return at < 0 ? Integer.MAX_VALUE : at;
+    }
+}
