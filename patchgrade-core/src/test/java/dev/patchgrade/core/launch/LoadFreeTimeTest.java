@@ -54,6 +54,16 @@ class LoadFreeTimeTest {
         assertThat(new LaunchResult(null, 0, null, null, false, false, tooMuch, 42_500, null, null).loadFreeMillis()).isZero();
     }
 
+    @Test
+    void waitingThatTheTreesOwnChildrenCausedDoesNotCount() {
+        // 3 s of wall, 2.5 s of it waiting, but the tree burnt 4 s of CPU: on 2 idle cores that takes 2 s at least.
+        Usage selfInflicted = new Usage(1L, 3_900_000L, 100_000L, 0L, 0L, 0L, 0L, null, 2_500_000L);
+        assertThat(LaunchResult.loadFreeMicros(3_000_000, selfInflicted, 2)).isEqualTo(2_000_000);
+        assertThat(LaunchResult.loadFreeMicros(3_000_000, selfInflicted, 1)).as("never more than the wall time").isEqualTo(3_000_000);
+        Usage otherLoad = new Usage(1L, 450_000L, 50_000L, 0L, 0L, 0L, 0L, null, 2_500_000L);
+        assertThat(LaunchResult.loadFreeMicros(3_000_000, otherLoad, 2)).isEqualTo(500_000);
+    }
+
     private static void assertWaitingIsTakenOut(Launcher launcher) throws Exception {
         String cpu = firstAllowedCpu();
         Process rival = new ProcessBuilder("taskset", "-c", cpu, "sh", "-c", "while :; do :; done").start();
