@@ -4,7 +4,6 @@ import dev.patchgrade.core.grade.ModuleCheck;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.Date;
-import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -57,31 +56,19 @@ public class CheckMojo extends AbstractPatchgradeMojo {
             getLog().info("patchgrade check: no grading execution of this build wrote a report in " + reports);
             return;
         }
-        List<ModuleCheck.Execution> failed = result.with(ModuleCheck.Status.FAILED);
-        List<ModuleCheck.Execution> errors = result.with(ModuleCheck.Status.ERROR);
-        int total = result.executions().size();
-        if (failed.isEmpty() && errors.isEmpty()) {
-            getLog().info("patchgrade check: all " + total + " grading execution(s) of " + artifactId() + " passed");
+        String failures = result.failureSummary(artifactId(), reports);
+        if (failures == null) {
+            getLog().info("patchgrade check: all " + result.executions().size() + " grading execution(s) of " + artifactId() + " passed");
             return;
         }
-        StringBuilder message = new StringBuilder("patchgrade check: " + failed.size() + " of " + total + " grading execution(s) of "
-                + artifactId() + " failed" + (errors.isEmpty() ? "" : ", " + errors.size() + " stopped with an error") + "; see "
-                + reports.resolve("index.html"));
-        for (ModuleCheck.Execution execution : result.executions()) {
-            if (execution.status() != ModuleCheck.Status.PASSED) {
-                message.append(System.lineSeparator()).append("  ").append(execution.name()).append(": ")
-                        .append(execution.status() == ModuleCheck.Status.ERROR ? "error " : "").append(execution.outcome())
-                        .append(" (").append(execution.detail()).append(')');
-            }
-        }
-        if (!errors.isEmpty()) {
-            throw new MojoExecutionException(message.toString());
+        if (!result.with(ModuleCheck.Status.ERROR).isEmpty()) {
+            throw new MojoExecutionException(failures);
         }
         if (failuresIgnored(ignoreFailures)) {
-            getLog().error(message.toString());
+            getLog().error(failures);
             getLog().warn("patchgrade.testFailureIgnore or maven.test.failure.ignore is set: the build goes on despite these failures");
             return;
         }
-        throw new MojoFailureException(message.toString());
+        throw new MojoFailureException(failures);
     }
 }

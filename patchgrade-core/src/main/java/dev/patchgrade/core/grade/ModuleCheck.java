@@ -39,6 +39,29 @@ public final class ModuleCheck {
         public List<Execution> with(Status status) {
             return executions.stream().filter(e -> e.status() == status).toList();
         }
+
+        /**
+         * What {@code check} says when an execution did not pass: the counts, where the page is, then one
+         * line per failing or erroneous execution. {@code null} when every execution passed.
+         */
+        public String failureSummary(String module, Path reportsDirectory) {
+            int failed = with(Status.FAILED).size();
+            int errors = with(Status.ERROR).size();
+            if (failed == 0 && errors == 0) {
+                return null;
+            }
+            StringBuilder message = new StringBuilder("patchgrade check: " + failed + " of " + executions.size() + " grading execution(s) of "
+                    + module + " failed" + (errors == 0 ? "" : ", " + errors + " stopped with an error") + "; see "
+                    + reportsDirectory.resolve("index.html"));
+            for (Execution execution : executions) {
+                if (execution.status() != Status.PASSED) {
+                    message.append(System.lineSeparator()).append("  ").append(execution.name()).append(": ")
+                            .append(execution.status() == Status.ERROR ? "error " : "").append(execution.outcome())
+                            .append(" (").append(execution.detail()).append(')');
+                }
+            }
+            return message.toString();
+        }
     }
 
     /**

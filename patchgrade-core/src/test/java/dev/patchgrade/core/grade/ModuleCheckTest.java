@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,21 @@ class ModuleCheckTest {
         assertThat(result.with(ModuleCheck.Status.ERROR)).containsExactly(
                 new ModuleCheck.Execution("digest.ubsan", ModuleCheck.Status.ERROR, "toolchain_drift", "gold recorded with g++ 12"));
         assertThat(result.with(ModuleCheck.Status.PASSED)).extracting(ModuleCheck.Execution::detail).containsExactly("0 of 1 row(s) failing");
+    }
+
+    @Test
+    void theSummaryCountsAndListsEveryExecutionThatDidNotPass() {
+        ModuleCheck.Result result = new ModuleCheck.Result(List.of(
+                new ModuleCheck.Execution("digest.plain", ModuleCheck.Status.FAILED, "sanitizer", "2 of 3 case(s) failing"),
+                new ModuleCheck.Execution("envelope.driver", ModuleCheck.Status.PASSED, "accept", "accepted"),
+                new ModuleCheck.Execution("digest.ubsan", ModuleCheck.Status.ERROR, "toolchain_drift", "gold recorded with g++ 12")), List.of());
+        String summary = result.failureSummary("billing", dir);
+        assertThat(summary.lines().toList()).containsExactly(
+                "patchgrade check: 1 of 3 grading execution(s) of billing failed, 1 stopped with an error; see " + dir.resolve("index.html"),
+                "  digest.plain: sanitizer (2 of 3 case(s) failing)",
+                "  digest.ubsan: error toolchain_drift (gold recorded with g++ 12)");
+        ModuleCheck.Result passed = new ModuleCheck.Result(List.of(result.executions().get(1)), List.of());
+        assertThat(passed.failureSummary("billing", dir)).isNull();
     }
 
     @Test
