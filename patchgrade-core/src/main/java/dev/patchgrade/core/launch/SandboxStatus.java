@@ -66,7 +66,8 @@ public record SandboxStatus(String mode, String reason) {
                     } + "). Hide big trees the children do not need (a Docker data root, a huge cache) with <hiddenPaths>, "
                     + "or show fewer directories";
             case "socket_cover", "socket_scan_blind" -> "the sandbox could not hide a unix socket (or an unlistable directory) "
-                    + "it found in the view (errno " + errno + ")";
+                    + "it found in the view (errno " + errno + "); hide the directory that holds it with <hiddenPaths> (find it with "
+                    + "find / -xdev -type s), or use sandbox=off on this agent";
             default -> "setting up the sandbox failed at step '" + stage + "' (errno " + errno + "); in a container, run the agent "
                     + "with --security-opt seccomp=unconfined --security-opt apparmor=unconfined";
         };
