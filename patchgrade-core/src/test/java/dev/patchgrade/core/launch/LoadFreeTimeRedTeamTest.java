@@ -1,0 +1,32 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import java.util.List;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Red team: a candidate whose main thread spins at SCHED_IDLE on the CPU its worker thread keeps
+ * busy makes the main thread's run-queue delay (what the helper reads from /proc/pid/schedstat)
+ * nearly its whole wall time, though no other process loaded the machine.
+ */
+class LoadFreeTimeRedTeamTest {
+
+    @Test
+    @Disabled("open hole: the main thread's run-queue delay is self-inflicted (wall 1008, cpu 1007, waited 1000, load-free 503 on 2 cores); the tree-CPU/cores floor only caps the gain at the core count")
+    void anIdleSpinningMainThreadDoesNotHideItsOwnWorkersTime() {
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off())) {
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("idle_waiter"), "1000")));
+            assertThat(result.exitedZero()).as(result.outcome()).isTrue();
+            long cpuMillis = (result.usage().userMicros() + result.usage().systemMicros()) / 1000;
+            String figures = String.format("wall %d ms, cpu %d ms, waited %d ms, load-free %d ms, cores %d", result.wallMillis(), cpuMillis,
+                    result.usage().cpuWaitMicros() / 1000, result.loadFreeMillis(), Runtime.getRuntime().availableProcessors());
+            System.out.println("RED " + figures);
+            // The machine was idle apart from the candidate: its load-free time is its wall time.
+            assertThat(result.loadFreeMillis()).as(figures).isGreaterThanOrEqualTo(result.wallMillis() * 9 / 10);
+        }
+    }
+}
