@@ -222,7 +222,9 @@ final class HelperLauncher implements Launcher {
             Long treeRss = number(reply, "tree_rss_kb");
             Usage usage = new Usage(number(reply, "maxrss_kb"), number(reply, "utime_us"), number(reply, "stime_us"),
                     number(reply, "minflt"), number(reply, "majflt"), number(reply, "inblock"), number(reply, "oublock"),
-                    treeRss != null && treeRss < 0 ? null : treeRss, number(reply, "cpu_wait_us"));
+                    treeRss != null && treeRss < 0 ? null : treeRss,
+                    Usage.outsideWait(number(reply, "cpu_wait_us"), number(reply, "leader_cpu_us"), number(reply, "utime_us"),
+                            number(reply, "stime_us")));
             Long leftovers = number(reply, "leftovers");
             return files.finish(request,
                     signaled ? null : Integer.valueOf(reply.get("code")),
@@ -311,7 +313,8 @@ final class HelperLauncher implements Launcher {
     /** One resident helper and its pipes. Used by one thread at a time. */
     private static final class HelperProcess {
         private static final Set<String> DONE_KEYS = Set.of("status", "code", "signal", "signame", "timed_out", "maxrss_kb",
-                "utime_us", "stime_us", "minflt", "majflt", "inblock", "oublock", "wall_us", "leftovers", "cpu_wait_us", "tree_rss_kb");
+                "utime_us", "stime_us", "minflt", "majflt", "inblock", "oublock", "wall_us", "leftovers", "cpu_wait_us", "leader_cpu_us",
+                "tree_rss_kb");
         private final Process process;
         private final OutputStream requests;
         private final BufferedReader replies;

@@ -53,18 +53,8 @@ public record LaunchResult(
      * time buckets use it; where the launch path cannot see the run-queue delay it is the wall time.
      */
     public long loadFreeMillis() {
-        return loadFreeMicros(wallMicros, usage == null ? Usage.UNAVAILABLE : usage, Runtime.getRuntime().availableProcessors()) / 1000;
-    }
-
-    /**
-     * Never less than the tree's CPU time spread over every core: a candidate whose own children keep
-     * its process waiting for a CPU must not pass that waiting off as other processes' load.
-     */
-    static long loadFreeMicros(long wallMicros, Usage usage, int cores) {
-        Long waiting = usage.cpuWaitMicros();
-        long net = wallMicros - (waiting == null ? 0 : Math.min(Math.max(0, waiting), wallMicros));
-        long treeCpu = (usage.userMicros() == null ? 0 : usage.userMicros()) + (usage.systemMicros() == null ? 0 : usage.systemMicros());
-        return Math.min(wallMicros, Math.max(net, treeCpu / Math.max(1, cores)));
+        Long waiting = usage == null ? null : usage.cpuWaitMicros();
+        return (wallMicros - (waiting == null ? 0 : Math.min(Math.max(0, waiting), wallMicros))) / 1000;
     }
 
     /** How the run ended, in words: "exit 3", "killed by SIGSEGV", "timed out", "could not start: ...". */

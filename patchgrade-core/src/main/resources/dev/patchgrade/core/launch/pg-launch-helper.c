@@ -38,7 +38,7 @@
  * Reply (one line on stdout):
  *   "done status=<exited|signaled> code=<n> signal=<n> signame=<NAME> timed_out=<0|1> maxrss_kb=<n>
  *    utime_us=<n> stime_us=<n> minflt=<n> majflt=<n> inblock=<n> oublock=<n> wall_us=<n>
- *    leftovers=<n> cpu_wait_us=<n> tree_rss_kb=<n or -1>", or
+ *    leftovers=<n> cpu_wait_us=<n> leader_cpu_us=<n> tree_rss_kb=<n or -1>", or
  *   "nostart stage=<stage> errno=<n>" when the target could not be started.
  * Without the sandbox, the running target's pid is written to the pid file (and 0 once it is
  * reaped), so the JVM can kill its process group should the helper itself die.
@@ -552,26 +552,29 @@ struct outcome {
     int timed_out;
     long long wall_us;
     long long cpu_wait_us; /* the target's time runnable but waiting for a CPU (its run-queue delay) */
+    long long leader_cpu_us; /* the target's own thread's time on a CPU, from the same schedstat line */
     struct tree tree;
 };
 
 /*
- * The kernel's run-queue delay of a process that has exited but is not yet reaped: the part of its
- * wall time that other processes' load added (used for load-proof time buckets). 0 where unknown.
+ * The run-queue delay and on-CPU time of the target's own thread, read while it is a zombie (once
+ * reaped, the figures are gone): the JVM takes from the delay whatever the tree's other threads and
+ * processes could have caused, and counts the rest as other processes' load. 0 where unknown.
  */
-static long long run_queue_delay_us(pid_t pid) {
+static void read_schedstat(pid_t pid, struct outcome *out) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
+    if (fd < 0) return;
     char text[128];
     ssize_t n = read(fd, text, sizeof text - 1);
     close(fd);
-    if (n <= 0) return 0;
+    if (n <= 0) return;
     text[n] = '\0';
     unsigned long long on_cpu_ns = 0, waiting_ns = 0;
-    if (sscanf(text, "%llu %llu", &on_cpu_ns, &waiting_ns) != 2) return 0;
-    return (long long)(waiting_ns / 1000ULL);
+    if (sscanf(text, "%llu %llu", &on_cpu_ns, &waiting_ns) != 2) return;
+    out->leader_cpu_us = (long long)(on_cpu_ns / 1000ULL);
+    out->cpu_wait_us = (long long)(waiting_ns / 1000ULL);
 }
 
 /* Waits for `pid`; `watch_fd` (or -1) is polled too, and `on_watch` decides whether to abandon. */
@@ -587,7 +590,7 @@ static int wait_target(pid_t pid, const struct request *r, int pid_namespace, lo
         memset(&exited, 0, sizeof exited);
         /* Read its schedstat while it is a zombie: once reaped, the figure is gone. */
         if (waitid(P_PID, pid, &exited, WEXITED | WNOHANG | WNOWAIT) == 0 && exited.si_pid == pid) {
-            out->cpu_wait_us = run_queue_delay_us(pid);
+            read_schedstat(pid, out);
         }
         pid_t done = wait4(pid, &status, WNOHANG, &u);
         if (done == pid) {
@@ -1576,11 +1579,11 @@ static void serve_runs(int sock) {
                 if (clock0 >= 0 && clock1 >= clock0 && clock1 - clock0 > utime + stime + 20000) utime = clock1 - clock0 - stime;
                 snprintf(line, sizeof line,
                         "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%ld utime_us=%lld "
-                        "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d cpu_wait_us=%lld\n",
+                        "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d cpu_wait_us=%lld leader_cpu_us=%lld\n",
                         signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
                         signaled ? signal_name(sig) : "-", out.timed_out, (long)u->ru_maxrss, utime, stime,
                         (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock, out.wall_us,
-                        out.tree.leftovers, out.cpu_wait_us);
+                        out.tree.leftovers, out.cpu_wait_us, out.leader_cpu_us);
                 reply_line(sock, line);
             }
         }
@@ -1893,14 +1896,14 @@ static int serve_direct(struct request *r) {
     char line[600];
     snprintf(line, sizeof line,
             "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%lld utime_us=%lld "
-            "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d cpu_wait_us=%lld "
+            "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d cpu_wait_us=%lld leader_cpu_us=%lld "
             "tree_rss_kb=%lld",
             signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
             signaled ? signal_name(sig) : "-", out.timed_out, maxrss_kb,
             (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec,
             (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec,
             (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock,
-            out.wall_us, out.tree.leftovers, out.cpu_wait_us, cgroup_peak_kb(base));
+            out.wall_us, out.tree.leftovers, out.cpu_wait_us, out.leader_cpu_us, cgroup_peak_kb(base));
     /* Processes reaped by the kernel itself (their parent ignored SIGCHLD) reach no wait4. */
     apply_cgroup_cpu(line, sizeof line, had_cpu, user0, system0);
     fprintf(stdout, "%s\n", line);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.patchgrade.core.Fixtures;
 import dev.patchgrade.core.GradeLog;
 import java.util.List;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.Test;
 class LoadFreeTimeRedTeamTest {
 
     @Test
-    @Disabled("open hole: the main thread's run-queue delay is self-inflicted (wall 1008, cpu 1007, waited 1000, load-free 503 on 2 cores); the tree-CPU/cores floor only caps the gain at the core count")
     void anIdleSpinningMainThreadDoesNotHideItsOwnWorkersTime() {
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off())) {
             LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("idle_waiter"), "1000")));
@@ -24,9 +22,9 @@ class LoadFreeTimeRedTeamTest {
             long cpuMillis = (result.usage().userMicros() + result.usage().systemMicros()) / 1000;
             String figures = String.format("wall %d ms, cpu %d ms, waited %d ms, load-free %d ms, cores %d", result.wallMillis(), cpuMillis,
                     result.usage().cpuWaitMicros() / 1000, result.loadFreeMillis(), Runtime.getRuntime().availableProcessors());
-            System.out.println("RED " + figures);
-            // The machine was idle apart from the candidate: its load-free time is its wall time.
-            assertThat(result.loadFreeMillis()).as(figures).isGreaterThanOrEqualTo(result.wallMillis() * 9 / 10);
+            // The worker's second of CPU ran on the one CPU the main thread waited for: none of that waiting is load,
+            // so the time cannot be less than that work, however busy the machine is besides.
+            assertThat(result.loadFreeMillis()).as(figures).isGreaterThanOrEqualTo(cpuMillis * 9 / 10);
         }
     }
 }

@@ -55,13 +55,14 @@ class LoadFreeTimeTest {
     }
 
     @Test
-    void waitingThatTheTreesOwnChildrenCausedDoesNotCount() {
-        // 3 s of wall, 2.5 s of it waiting, but the tree burnt 4 s of CPU: on 2 idle cores that takes 2 s at least.
-        Usage selfInflicted = new Usage(1L, 3_900_000L, 100_000L, 0L, 0L, 0L, 0L, null, 2_500_000L);
-        assertThat(LaunchResult.loadFreeMicros(3_000_000, selfInflicted, 2)).isEqualTo(2_000_000);
-        assertThat(LaunchResult.loadFreeMicros(3_000_000, selfInflicted, 1)).as("never more than the wall time").isEqualTo(3_000_000);
-        Usage otherLoad = new Usage(1L, 450_000L, 50_000L, 0L, 0L, 0L, 0L, null, 2_500_000L);
-        assertThat(LaunchResult.loadFreeMicros(3_000_000, otherLoad, 2)).isEqualTo(500_000);
+    void onlyWaitingBeyondWhatTheTreeItselfRanIsOutsideLoad() {
+        // Waited 2.5 s; besides the main thread (0.4 s on a CPU) the tree ran 3.6 s: all of the waiting may be its own.
+        assertThat(Usage.outsideWait(2_500_000L, 400_000L, 3_900_000L, 100_000L)).isZero();
+        // A single process: every microsecond of waiting was someone else's.
+        assertThat(Usage.outsideWait(2_500_000L, 500_000L, 450_000L, 50_000L)).isEqualTo(2_500_000L);
+        // A worker that ran 1 s beside a main thread that waited 1.5 s: at least 0.5 s of it was other processes.
+        assertThat(Usage.outsideWait(1_500_000L, 200_000L, 1_100_000L, 100_000L)).isEqualTo(500_000L);
+        assertThat(Usage.outsideWait(null, 1L, 1L, 1L)).isNull();
     }
 
     private static void assertWaitingIsTakenOut(Launcher launcher) throws Exception {
