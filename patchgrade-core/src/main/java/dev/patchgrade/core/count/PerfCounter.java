@@ -132,7 +132,7 @@ public final class PerfCounter implements InstructionCounter {
         List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "kill -STOP $$ && exec \"$@\"", marker));
         command.addAll(request.command());
         LaunchRequest stopped = new LaunchRequest(command, request.workingDirectory(), request.environment(), request.stdin(),
-                request.timeout(), request.outputLimitBytes(), request.keepOutputAs());
+                request.timeout(), request.outputLimitBytes(), request.keepOutputAs(), request.holdOutput());
         CompletableFuture<LaunchResult> run = CompletableFuture.supplyAsync(() -> launcher.launch(stopped));
         int pid = awaitStopped(marker, run);
         if (pid < 0) {

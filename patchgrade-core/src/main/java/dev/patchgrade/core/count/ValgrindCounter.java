@@ -67,7 +67,7 @@ public final class ValgrindCounter implements InstructionCounter {
         command.addAll(request.command());
         Path scratch = null;
         LaunchRequest counted = new LaunchRequest(command, request.workingDirectory(), request.environment(), request.stdin(),
-                request.timeout().multipliedBy(SLOWDOWN), request.outputLimitBytes(), request.keepOutputAs());
+                request.timeout().multipliedBy(SLOWDOWN), request.outputLimitBytes(), request.keepOutputAs(), request.holdOutput());
         try {
             if (counted.keepOutputAs() == null) {
                 scratch = Files.createTempDirectory("patchgrade-count-");

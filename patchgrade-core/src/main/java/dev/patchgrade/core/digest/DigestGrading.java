@@ -11,6 +11,7 @@ import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.report.FirstDifference;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,8 +88,13 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
 
     @Override
     protected AutoCloseable openLaunchers(GradeLog log) {
-        launcher = settings.openLauncher(log, oracles(), settings.executablesOf(options.command()));
+        launcher = settings.openLauncher(log, oracles(), settings.executablesOf(options.command()), options.parallel());
         return launcher;
+    }
+
+    @Override
+    protected int callersPerWorker() {
+        return Launchers.CALLERS_PER_CHILD;
     }
 
     @Override
@@ -140,8 +146,8 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     protected Row gradeCase(Case c) {
         DigestTuple goldTuple = gold.tuples().get(c.id());
         StreamExcerpts excerpts = gold.excerpts().get(c.id());
-        Path keep = DigestRun.streamPrefix(settings, c);
-        DigestRun measured = DigestRun.measure(launcher, options, normalizer, c, keep);
+        // Held by the launcher until the verdict: only the streams of a case worth looking at become files of their own.
+        DigestRun measured = DigestRun.measure(launcher, options, normalizer, c, null);
         List<DigestTuple.Drift> drifts = behaviourDrifts(measured.tuple(), goldTuple);
         long fastest = measured.launch().loadFreeMillis();
         int runs = 1;
@@ -149,9 +155,10 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         // A time alone out of its bucket may be a noisy neighbour: rerun, and fail only if even the fastest run stays out.
         while (drifts.isEmpty() && timeDrifts(goldTuple, measured.tuple().timeBucket(), fastest) && reruns < options.timeBucketReruns()) {
             reruns++;
-            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, keep);
+            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, null);
             List<DigestTuple.Drift> againDrifts = behaviourDrifts(again.tuple(), goldTuple);
             if (!againDrifts.isEmpty()) {
+                measured.launch().released();
                 measured = again;
                 drifts = againDrifts;
                 fastest = again.launch().loadFreeMillis();
@@ -161,7 +168,10 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
             runs++;
             if (again.launch().loadFreeMillis() < fastest) {
                 fastest = again.launch().loadFreeMillis();
+                measured.launch().released();
                 measured = again;
+            } else {
+                again.launch().released();
             }
         }
         if (options.buckets().enabled() && !measured.launch().timedOut() && measured.launch().started()) {
@@ -180,7 +190,9 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
             withCap.addAll(drifts);
             drifts = withCap;
         }
-        return new Row(c, goldTuple, measured.tuple(), drifts, reruns, launch, firstDifferences(drifts, excerpts, launch));
+        List<FirstDifference.Line> lines = firstDifferences(drifts, excerpts, launch);
+        launch = !drifts.isEmpty() || options.keepAll() ? launch.keepOutputAs(DigestRun.streamPrefix(settings, c)) : launch.released();
+        return new Row(c, goldTuple, measured.tuple(), drifts, reruns, launch, lines);
     }
 
     private List<FirstDifference.Line> firstDifferences(List<DigestTuple.Drift> drifts, StreamExcerpts excerpts, LaunchResult launch) {

@@ -13,6 +13,7 @@ import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.report.ConsoleTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,9 +41,12 @@ final class DigestRecording {
         Normalizer normalizer = new Normalizer(options.normalize());
         List<DigestRun> runs;
         GoalSettings settings = options.settings();
+        CaseRunner.requireWorkers(options.parallel());
         try (BuildLock lock = BuildLock.take(settings.outputDirectory());
-                Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()))) {
-            runs = CaseRunner.runAll(cases, options.parallel(), c -> sampled(launcher, options, normalizer, c, log), t -> false, log);
+                Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()),
+                        options.parallel())) {
+            runs = CaseRunner.runAll(cases, options.parallel() * Launchers.CALLERS_PER_CHILD, c -> sampled(launcher, options, normalizer, c, log),
+                    t -> false, log);
         }
         List<DigestTuple> tuples = runs.stream().map(DigestRun::tuple).toList();
         warnUnclean(options, tuples, log);

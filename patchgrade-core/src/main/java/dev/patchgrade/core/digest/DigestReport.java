@@ -61,16 +61,17 @@ final class DigestReport implements RowReport<Row> {
         this.normalizer = normalizer;
     }
 
-    /** Before the first row: the candidate digests of an earlier grade go, so only this grade's are there. */
+    /** Before the first row: the candidate digests and kept streams of an earlier grade go, so only this grade's are there. */
     void start(String goldToolchain) {
         this.toolchain = goldToolchain;
-        try {
-            Path directory = DigestGoal.candidateDirectory(settings);
-            if (Files.exists(directory)) {
-                GoldStore.deleteTree(directory);
+        for (Path directory : List.of(DigestGoal.candidateDirectory(settings), settings.streamsDirectory())) {
+            try {
+                if (Files.exists(directory)) {
+                    GoldStore.deleteTree(directory);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot clear " + directory, e);
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot clear " + DigestGoal.candidateDirectory(settings), e);
         }
     }
 
@@ -78,16 +79,19 @@ final class DigestReport implements RowReport<Row> {
         return row.failed() || options.keepAll();
     }
 
-    /** The outcome; a passing case's streams are deleted now, unless every case's are kept. */
+    /** The streams kept as files: a failing case's, or every case's with keepAll (the grading kept them). */
+    private static List<Path> kept(LaunchResult launch) {
+        return launch.started() && launch.stdout().file() != null ? List.of(launch.stdout().file(), launch.stderr().file()) : List.of();
+    }
+
     @Override
     public CaseOutcome outcome(Row row, GradeLog log) {
         LaunchResult launch = row.launch();
         String out = launch.started() ? launch.stdout().excerpt() : "";
         String err = launch.started() ? launch.stderr().excerpt() : launch.startFailure().describe();
         double seconds = launch.wallMicros() / 1e6;
-        List<Path> kept = launch.started() ? List.of(launch.stdout().file(), launch.stderr().file()) : List.of();
+        List<Path> kept = kept(launch);
         if (!keeps(row)) {
-            CaseOutcome.delete(kept);
             return CaseOutcome.passed(row.testCase().id(), seconds, out, err);
         }
         if (!row.failed()) {
@@ -110,8 +114,7 @@ final class DigestReport implements RowReport<Row> {
     public Json jsonRow(Row row) {
         List<Difference> differences = row.lines().stream()
                 .map(l -> new Difference(l.stream(), l.number(), l.gold(), l.candidate(), l.describe())).toList();
-        List<String> kept = !keeps(row) || !row.launch().started() ? List.of()
-                : List.of(row.launch().stdout().file().toString(), row.launch().stderr().file().toString());
+        List<String> kept = kept(row.launch()).stream().map(Path::toString).toList();
         return new Json(row.testCase().id(), row.failed() ? "fail" : "pass", row.drifts().stream().map(DigestTuple.Drift::describe).toList(),
                 row.drifts().stream().map(d -> d.field().wireName()).toList(), row.reruns(), differences,
                 GoldStore.json(row.gold(), null, List.of()), GoldStore.json(row.candidate(), null, List.of()), row.launch().wallMillis(), kept);

@@ -14,13 +14,18 @@ record DigestRun(DigestTuple tuple, LaunchResult launch) {
     static final String UBSAN_OPTIONS = "print_stacktrace=1:halt_on_error=1";
     static final String ASAN_OPTIONS = "halt_on_error=1:detect_leaks=1";
 
+    /**
+     * @param keep where the streams are kept, or {@code null} to have the launcher hold them: the caller then keeps or
+     *     releases the result's output ({@link LaunchResult#keepOutputAs}, {@link LaunchResult#released})
+     */
     static DigestRun measure(Launcher launcher, DigestGoal.Options options, Normalizer normalizer, Case c, Path keep) {
         // Set in <environment>, the user's sanitizer options win over these.
         Map<String, String> sanitizerOptions = options.sanitizer() == Sanitizer.NONE ? Map.of()
                 : Map.of("UBSAN_OPTIONS", UBSAN_OPTIONS, "ASAN_OPTIONS", ASAN_OPTIONS);
         Duration timeout = Duration.ofSeconds(options.timeoutSeconds());
-        LaunchRequest request = c.applyTo(options.settings().launchRequest(options.command(), sanitizerOptions, timeout),
-                options.settings().workingDirectory(), timeout).keepingOutputAs(keep);
+        LaunchRequest base = c.applyTo(options.settings().launchRequest(options.command(), sanitizerOptions, timeout),
+                options.settings().workingDirectory(), timeout);
+        LaunchRequest request = keep == null ? base.holdingOutput() : base.keepingOutputAs(keep);
         LaunchResult result = launcher.launch(request);
         if (!result.started()) {
             if (options.sanitizer() == Sanitizer.NONE) {

@@ -45,6 +45,14 @@ public abstract class CaseGrading<C, R> {
     /** The children's launchers, open while the cases run. */
     protected abstract AutoCloseable openLaunchers(GradeLog log);
 
+    /**
+     * How many threads grade cases per worker: more than one only where {@link #openLaunchers} bounds the
+     * children to {@code parallel}, so that the extra threads queue their runs instead of adding children.
+     */
+    protected int callersPerWorker() {
+        return 1;
+    }
+
     protected abstract R gradeCase(C c);
 
     protected abstract boolean failing(R row);
@@ -63,6 +71,7 @@ public abstract class CaseGrading<C, R> {
     private GoalResult run(GradeLog log) throws Exception {
         long started = System.nanoTime();
         validate();
+        CaseRunner.requireWorkers(parallel);
         OracleGuard guard = OracleGuard.snapshot(oracles());
         List<C> cases = prepare(log);
         RowReport<R> rows = report();
@@ -71,7 +80,7 @@ public abstract class CaseGrading<C, R> {
         try (RowReport<R> unfinished = rows;
                 AutoCloseable launchers = openLaunchers(log);
                 ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), rowsName)) {
-            CaseRunner.forEach(cases, parallel, this::gradeCase, this::failing, row -> {
+            CaseRunner.forEach(cases, parallel * callersPerWorker(), this::gradeCase, this::failing, row -> {
                 CaseOutcome outcome = rows.outcome(row, log);
                 report.add(outcome, rows.jsonRow(row));
                 rows.reported(row);

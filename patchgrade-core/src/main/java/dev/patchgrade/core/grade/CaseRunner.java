@@ -33,6 +33,13 @@ public final class CaseRunner {
         return configured == null ? Runtime.getRuntime().availableProcessors() : configured;
     }
 
+    /** @throws PatchgradeException {@code bad_parameter} unless {@code parallel} is at least 1 */
+    public static void requireWorkers(int parallel) {
+        if (parallel < 1) {
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<parallel> must be at least 1 (found " + parallel + ")");
+        }
+    }
+
     public static <C, R> List<R> runAll(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, GradeLog log) {
         return runAll(cases, parallel, work, failing, log, PROGRESS_INTERVAL);
     }
@@ -57,9 +64,7 @@ public final class CaseRunner {
     public static <C, R> void forEach(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, Consumer<R> done, GradeLog log,
             Duration progressInterval) {
         long progressNanos = progressInterval.toNanos();
-        if (parallel < 1) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<parallel> must be at least 1 (found " + parallel + ")");
-        }
+        requireWorkers(parallel);
         ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, Math.max(1, cases.size())), runnable -> {
             Thread thread = new Thread(runnable, "patchgrade-case");
             thread.setDaemon(true);

@@ -87,8 +87,13 @@ public record GoalSettings(
 
     /** A launcher for this execution's children, sandboxed as {@link #sandboxSpec} says; its facts go to the reports. */
     public Launcher openLauncher(GradeLog log, List<Path> ownOracles, List<Path> executables) {
+        return openLauncher(log, ownOracles, executables, Integer.MAX_VALUE);
+    }
+
+    /** The same, running at most {@code concurrency} children at once however many threads launch through it. */
+    public Launcher openLauncher(GradeLog log, List<Path> ownOracles, List<Path> executables, int concurrency) {
         SandboxSpec spec = sandboxSpec(ownOracles, executables);
-        Launcher launcher = Launchers.open(log, spec);
+        Launcher launcher = Launchers.open(log, spec, concurrency);
         facts.observe(launcher, spec);
         facts.warnCpuLimitation(log);
         return launcher;

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.GradeLog;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -30,8 +32,11 @@ final class DirectLauncher implements Launcher {
     private final String reason;
     private final String sandboxReason;
     private final AtomicLong runs = new AtomicLong();
+    /** Callers may queue more runs than may run at once (see {@link Launchers#open(GradeLog, SandboxSpec, int)}). */
+    private final Semaphore running;
 
-    DirectLauncher(Path scratch, Duration grace, String reason, String sandboxReason) {
+    DirectLauncher(Path scratch, Duration grace, String reason, String sandboxReason, int concurrency) {
+        this.running = new Semaphore(concurrency);
         this.scratch = scratch;
         this.grace = grace;
         this.reason = reason;
@@ -55,6 +60,16 @@ final class DirectLauncher implements Launcher {
 
     @Override
     public LaunchResult launch(LaunchRequest request) {
+        // Bounded: every run holding a permit ends by its own timeout and grace.
+        running.acquireUninterruptibly();
+        try {
+            return launchNow(request);
+        } finally {
+            running.release();
+        }
+    }
+
+    private LaunchResult launchNow(LaunchRequest request) {
         ExecutableCheck.Resolution resolution = ExecutableCheck.resolve(
                 request.command().get(0), request.workingDirectory(), request.environment());
         if (!resolution.ok()) {
@@ -123,7 +138,7 @@ final class DirectLauncher implements Launcher {
         int leftovers = ownSession ? killAdoptedOrphans() : 0;
         // The JDK reports death by signal N as 128+N, indistinguishable from exit(128+N): keep the code.
         return files.finish(request, timedOut ? null : process.exitValue(), overLimit ? "SIGXFSZ" : null, null,
-                timedOut, Usage.UNAVAILABLE, wallMicros, leftovers);
+                timedOut, Usage.UNAVAILABLE, wallMicros, leftovers, () -> { });
     }
 
     /**

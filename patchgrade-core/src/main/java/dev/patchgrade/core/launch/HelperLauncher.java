@@ -12,27 +12,28 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Launches through resident helper processes, one per concurrent caller: each launch is one request
- * on a pipe, so the per-launch cost is the helper's fork and exec, not a new JVM spawn. Where the
- * kernel allows, each helper runs its children in the sandbox. Every wait on a helper has a
- * deadline: a helper that is stopped, dies or answers garbage is killed with its run, and the
- * launch fails with {@code launcher_failed}; the next launch gets a fresh helper.
+ * Launches through resident helper processes: each launch is one request on a pipe, so the per-launch
+ * cost is the helper's fork and exec, not a new JVM spawn. There are at most {@code concurrency}
+ * helpers, each running one child at a time; a caller that finds every helper busy queues its request
+ * on the least loaded one, so that the helper starts it the moment the run before ends while the
+ * caller of that run still hashes its output (the JVM's work per case then costs no launch time).
+ * Where the kernel allows, each helper runs its children in the sandbox. Every wait on a helper has a
+ * deadline: a helper that is stopped, dies or answers garbage is killed with its runs, and the
+ * launches fail with {@code launcher_failed}; the next launch gets a fresh helper.
  */
 final class HelperLauncher implements Launcher {
     /** Set to {@code false} to make new helpers wait through SIGCHLD, the path of systems without pidfds. */
@@ -59,28 +60,27 @@ final class HelperLauncher implements Launcher {
     private final String cpuCgroup;
     private final boolean taskClock;
     private final String socketScan;
-    private final Deque<HelperProcess> idle = new ConcurrentLinkedDeque<>();
-    private final Set<HelperProcess> all = ConcurrentHashMap.newKeySet();
+    private final int concurrency;
+    /** The live helpers, guarded by itself. */
+    private final List<HelperProcess> all = new ArrayList<>();
     private final AtomicLong helpers = new AtomicLong();
-    private final ScheduledExecutorService watchdog;
+    private final Watchdog watchdog = new Watchdog("patchgrade-launch-watchdog");
     private volatile boolean closed;
 
     /**
      * Starts the first helper at once, so the sandbox's availability is known before anything runs.
      *
+     * @param concurrency how many children may run at once (one helper each)
      * @throws PatchgradeException {@code sandbox_unavailable} when the sandbox is required but refused
      */
-    HelperLauncher(Path helperBinary, Path scratch, Duration grace, SandboxSpec spec, GradeLog log) {
+    HelperLauncher(Path helperBinary, Path scratch, Duration grace, SandboxSpec spec, GradeLog log, int concurrency) {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency " + concurrency);
+        }
+        this.concurrency = concurrency;
         this.helperBinary = helperBinary;
         this.scratch = scratch;
         this.grace = grace;
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, runnable -> {
-            Thread thread = new Thread(runnable, "patchgrade-launch-watchdog");
-            thread.setDaemon(true);
-            return thread;
-        });
-        timer.setRemoveOnCancelPolicy(true);
-        this.watchdog = timer;
         List<String> arguments = new ArrayList<>(List.of("--cgroup"));
         if (spec.mode() != SandboxSpec.Mode.OFF) {
             arguments.add("--sandbox");
@@ -97,7 +97,7 @@ final class HelperLauncher implements Launcher {
         try {
             first = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), arguments);
         } catch (IOException e) {
-            timer.shutdownNow();
+            watchdog.close();
             throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "the launch helper " + helperBinary + " did not start: " + e.getMessage()
                     + ". Delete the helper cache directory " + helperBinary.getParent() + " so that it is built again", e);
         }
@@ -115,7 +115,7 @@ final class HelperLauncher implements Launcher {
             // writable path: falling back to no sandbox would reward that, so it stops the execution in every mode.
             if (spec.mode() == SandboxSpec.Mode.REQUIRED || SandboxStatus.isScanFailure(reason)) {
                 first.destroy();
-                timer.shutdownNow();
+                watchdog.close();
                 throw new PatchgradeException(ErrorName.SANDBOX_UNAVAILABLE, "sandbox=" + spec.mode().wireName() + ", but " + why
                         + ". Or set sandbox to auto (runs without it, with a warning) or off");
             }
@@ -132,7 +132,6 @@ final class HelperLauncher implements Launcher {
                 + ready.get("scan_entries") + " entries in " + Long.parseLong(ready.getOrDefault("scan_us", "0")) / 1000 + " ms" : "";
         log.debug("sandbox: " + description());
         all.add(first);
-        idle.add(first);
     }
 
     @Override
@@ -191,28 +190,29 @@ final class HelperLauncher implements Launcher {
                         request.command().get(0), "an argument contains a NUL character, which no process can receive"));
             }
         }
-        HelperProcess helper = idle.pollFirst();
-        if (helper == null) {
-            try {
-                helper = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), helperArguments);
-            } catch (IOException e) {
-                throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "a new launch helper did not start: " + e.getMessage(), e);
-            }
-            all.add(helper);
-        }
-        RunFiles files = RunFiles.create(scratch, helper.slot, request, true);
-        Duration deadline = request.timeout().plus(grace).plus(Duration.ofMillis(Long.getLong(ANSWER_MARGIN_PROPERTY, 10_000)));
+        HelperProcess helper = acquire();
+        String slot = helper.takeSlot();
+        RunFiles files;
         Map<String, String> reply;
         try {
-            reply = helper.run(encode(request, resolution.path(), files), deadline, watchdog);
-        } catch (IOException e) {
-            files.discard();
-            all.remove(helper);
-            helper.destroy();
-            throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "the launch helper failed while running " + request.command().get(0)
-                    + ": " + e.getMessage() + ". It was killed with its run; the next launch starts a fresh one. If this repeats, the "
-                    + "command may be signalling or stopping its parent (run it with sandbox=required)", e);
+            files = RunFiles.create(scratch, slot, request, true);
+            Duration deadline = request.timeout().plus(grace).plus(Duration.ofMillis(Long.getLong(ANSWER_MARGIN_PROPERTY, 10_000)));
+            try {
+                reply = helper.run(encode(request, resolution.path(), files), deadline, watchdog);
+            } catch (IOException e) {
+                files.discard();
+                retire(helper);
+                throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "the launch helper failed while running " + request.command().get(0)
+                        + ": " + e.getMessage() + ". It was killed with its runs; the next launch starts a fresh one. If this repeats, the "
+                        + "command may be signalling or stopping its parent (run it with sandbox=required)", e);
+            }
+        } catch (RuntimeException e) {
+            helper.giveBack(slot);
+            throw e;
+        } finally {
+            release(helper);
         }
+        boolean held = false;
         try {
             if (reply.containsKey("nostart")) {
                 files.discard();
@@ -226,18 +226,68 @@ final class HelperLauncher implements Launcher {
                     Usage.outsideWait(number(reply, "cpu_wait_us"), number(reply, "leader_cpu_us"), number(reply, "utime_us"),
                             number(reply, "stime_us")));
             Long leftovers = number(reply, "leftovers");
-            return files.finish(request,
+            LaunchResult result = files.finish(request,
                     signaled ? null : Integer.valueOf(reply.get("code")),
                     signaled ? reply.get("signame") : null,
                     signaled ? Integer.valueOf(reply.get("signal")) : null,
                     "1".equals(reply.get("timed_out")),
                     usage,
                     number(reply, "wall_us"),
-                    leftovers == null ? 0 : leftovers.intValue());
+                    leftovers == null ? 0 : leftovers.intValue(),
+                    () -> helper.giveBack(slot));
+            held = files.holds();
+            return result;
         } finally {
-            // Only now: the helper's scratch files are this run's until they are hashed.
-            idle.addFirst(helper);
+            // Only now: the slot's scratch files are this run's until they are hashed (or, held, until the caller lets them go).
+            if (!held) {
+                helper.giveBack(slot);
+            }
         }
+    }
+
+    /** The helper to queue a run on: an idle one, a new one while there are fewer than {@code concurrency}, else the least loaded. */
+    private HelperProcess acquire() {
+        HelperProcess chosen;
+        synchronized (all) {
+            chosen = null;
+            for (HelperProcess helper : all) {
+                if (chosen == null || helper.load < chosen.load) {
+                    chosen = helper;
+                }
+            }
+            if (chosen != null && (chosen.load == 0 || all.size() >= concurrency)) {
+                chosen.load++;
+                return chosen;
+            }
+        }
+        try {
+            chosen = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), helperArguments);
+        } catch (IOException e) {
+            throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "a new launch helper did not start: " + e.getMessage(), e);
+        }
+        synchronized (all) {
+            if (closed) {
+                chosen.destroy();
+                throw new IllegalStateException("the launcher is closed");
+            }
+            chosen.load++;
+            all.add(chosen);
+        }
+        return chosen;
+    }
+
+    private void release(HelperProcess helper) {
+        synchronized (all) {
+            helper.load--;
+        }
+    }
+
+    /** A helper that failed goes, with whatever it ran; runs queued on it fail too. */
+    private void retire(HelperProcess helper) {
+        synchronized (all) {
+            all.remove(helper);
+        }
+        helper.destroy();
     }
 
     private static StartFailure startFailure(Map<String, String> reply, LaunchRequest request, Path resolved) {
@@ -301,16 +351,23 @@ final class HelperLauncher implements Launcher {
 
     @Override
     public void close() {
-        closed = true;
-        for (HelperProcess helper : all) {
+        List<HelperProcess> helpers;
+        synchronized (all) {
+            closed = true;
+            helpers = List.copyOf(all);
+            all.clear();
+        }
+        for (HelperProcess helper : helpers) {
             helper.shutdown();
         }
-        all.clear();
-        idle.clear();
-        watchdog.shutdownNow();
+        watchdog.close();
     }
 
-    /** One resident helper and its pipes. Used by one thread at a time. */
+    /**
+     * One resident helper and its pipes. Several threads may queue runs on it: requests are written in
+     * the order the runs are queued, the helper answers them in that order, and each thread reads its
+     * own answer when every run queued before it has been answered.
+     */
     private static final class HelperProcess {
         private static final Set<String> DONE_KEYS = Set.of("status", "code", "signal", "signame", "timed_out", "maxrss_kb",
                 "utime_us", "stime_us", "minflt", "majflt", "inblock", "oublock", "wall_us", "leftovers", "cpu_wait_us", "leader_cpu_us",
@@ -318,9 +375,21 @@ final class HelperLauncher implements Launcher {
         private final Process process;
         private final OutputStream requests;
         private final BufferedReader replies;
-        final String slot;
+        private final String slot;
         private final Path pidFile;
         Map<String, String> ready;
+        /** Runs queued or running on it; guarded by the launcher's list of helpers. */
+        int load;
+        /** Scratch file names free for a run; a slot is a run's until its output is hashed. */
+        private final Deque<String> freeSlots = new ConcurrentLinkedDeque<>();
+        private final AtomicLong slots = new AtomicLong();
+        /** Orders writing a request with joining the queue. */
+        private final Object writing = new Object();
+        /** The runs whose requests were written and are not answered yet, oldest first; guarded by itself. */
+        private final Deque<Ticket> queue = new ArrayDeque<>();
+        private boolean broken;
+
+        private record Ticket(Duration deadline) {}
 
         private HelperProcess(Process process, String slot, Path pidFile) {
             this.process = process;
@@ -372,37 +441,106 @@ final class HelperLauncher implements Launcher {
             }
         }
 
-        /** Sends one request and waits for its answer until {@code deadline}; then kills the helper. */
-        Map<String, String> run(byte[] request, Duration deadline, ScheduledExecutorService watchdog) throws IOException {
-            AtomicBoolean expired = new AtomicBoolean();
-            ScheduledFuture<?> alarm = watchdog.schedule(() -> {
-                expired.set(true);
-                killRun();
-            }, deadline.toMillis(), TimeUnit.MILLISECONDS);
-            String line;
+        String takeSlot() {
+            String free = freeSlots.pollFirst();
+            return free != null ? free : slot + "-" + slots.incrementAndGet();
+        }
+
+        void giveBack(String freed) {
+            freeSlots.addFirst(freed);
+        }
+
+        /**
+         * Queues one request and waits for its answer: first for the runs queued before it (each bounded by
+         * its own deadline), then for its own until {@code deadline}. Past a deadline the helper is killed.
+         */
+        Map<String, String> run(byte[] request, Duration deadline, Watchdog watchdog) throws IOException {
+            Ticket ticket = new Ticket(deadline);
+            boolean answered = false;
             try {
-                requests.write(request);
-                requests.flush();
-                line = replies.readLine();
-            } catch (IOException e) {
-                killRun();
-                throw new IOException(expired.get() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
-                        : "the helper's pipe broke (" + e.getMessage() + ")", e);
+                synchronized (writing) {
+                    // A helper stopped with a full pipe would block the write: the alarm covers it too.
+                    Watchdog.Alarm alarm = watchdog.arm(deadline, this::killRun);
+                    try {
+                        synchronized (queue) {
+                            if (broken) {
+                                throw new IOException("a run queued before this one failed");
+                            }
+                            queue.addLast(ticket);
+                        }
+                        requests.write(request);
+                        requests.flush();
+                    } catch (IOException e) {
+                        killRun();
+                        throw new IOException(alarm.fired() ? "the helper took no request within " + deadline.toSeconds()
+                                + " s (it was stopped or stuck)" : "the helper's pipe broke (" + e.getMessage() + ")", e);
+                    } finally {
+                        watchdog.disarm(alarm);
+                    }
+                }
+                awaitTurn(ticket);
+                String line;
+                Watchdog.Alarm alarm = watchdog.arm(deadline, this::killRun);
+                try {
+                    line = replies.readLine();
+                } catch (IOException e) {
+                    killRun();
+                    throw new IOException(alarm.fired() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
+                            : "the helper's pipe broke (" + e.getMessage() + ")", e);
+                } finally {
+                    watchdog.disarm(alarm);
+                }
+                if (line == null) {
+                    // The helper died while its child ran: the child's group must not outlive it.
+                    killRun();
+                    throw new IOException(alarm.fired() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
+                            : "the helper exited unexpectedly");
+                }
+                Map<String, String> reply = parse(line);
+                if (!valid(reply)) {
+                    killRun();
+                    throw new IOException("the helper answered a garbled line: '" + (line.length() > 200 ? line.substring(0, 200) + "..." : line) + "'");
+                }
+                answered = true;
+                return reply;
             } finally {
-                alarm.cancel(false);
+                synchronized (queue) {
+                    queue.remove(ticket);
+                    broken |= !answered;
+                    queue.notifyAll();
+                }
             }
-            if (line == null) {
-                // The helper died while its child ran: the child's group must not outlive it.
-                killRun();
-                throw new IOException(expired.get() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
-                        : "the helper exited unexpectedly");
+        }
+
+        /** Until every run queued before {@code ticket} is answered, or one of them failed. */
+        private void awaitTurn(Ticket ticket) throws IOException {
+            synchronized (queue) {
+                long ahead = 0;
+                for (Ticket queued : queue) {
+                    if (queued == ticket) {
+                        break;
+                    }
+                    ahead += queued.deadline().toMillis();
+                }
+                // Each run ahead is bounded by its own alarm; this bound only matters should a thread die between its steps.
+                long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ahead + 1_000);
+                while (queue.peekFirst() != ticket && !broken) {
+                    long left = giveUp - System.nanoTime();
+                    if (left <= 0) {
+                        killRun();
+                        throw new IOException("the runs queued before this one got no answer in time (the helper was stopped or stuck)");
+                    }
+                    try {
+                        queue.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IOException("interrupted while a run queued before this one ran", e);
+                    }
+                }
+                if (broken) {
+                    throw new IOException("a run queued before this one failed, and the helper was killed with it");
+                }
             }
-            Map<String, String> reply = parse(line);
-            if (!valid(reply)) {
-                killRun();
-                throw new IOException("the helper answered a garbled line: '" + (line.length() > 200 ? line.substring(0, 200) + "..." : line) + "'");
-            }
-            return reply;
         }
 
         private static boolean valid(Map<String, String> reply) {

@@ -18,6 +18,10 @@ import java.util.Objects;
  * @param outputLimitBytes cap per output stream; past it the run fails with {@code output_limit}
  * @param keepOutputAs where to keep the streams ({@code <prefix>.stdout}, {@code <prefix>.stderr}),
  *     or {@code null} to discard them once hashed
+ * @param holdOutput keep the streams in the launcher's scratch space after the launch, named by the
+ *     result, until the caller keeps them ({@link LaunchResult#keepOutputAs}) or lets them go
+ *     ({@link LaunchResult#released}): for callers that decide only after looking at the output
+ *     whether it is worth a file of its own
  */
 public record LaunchRequest(
         List<String> command,
@@ -26,7 +30,8 @@ public record LaunchRequest(
         byte[] stdin,
         Duration timeout,
         long outputLimitBytes,
-        Path keepOutputAs) {
+        Path keepOutputAs,
+        boolean holdOutput) {
 
     public static final long DEFAULT_OUTPUT_LIMIT = 64L << 20;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(5);
@@ -41,6 +46,9 @@ public record LaunchRequest(
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);
         }
+        if (holdOutput && keepOutputAs != null) {
+            throw new IllegalArgumentException("output is either kept as " + keepOutputAs + " or held, not both");
+        }
         if (outputLimitBytes <= 0) {
             throw new IllegalArgumentException("output limit must be positive, was " + outputLimitBytes);
         }
@@ -49,36 +57,41 @@ public record LaunchRequest(
     /** A request with the pinned environment, no stdin, the default timeout and output cap. */
     public static LaunchRequest of(List<String> command) {
         return new LaunchRequest(command, null, ChildEnvironment.pinned(Map.of()), null,
-                DEFAULT_TIMEOUT, DEFAULT_OUTPUT_LIMIT, null);
+                DEFAULT_TIMEOUT, DEFAULT_OUTPUT_LIMIT, null, false);
     }
 
     public LaunchRequest withWorkingDirectory(Path directory) {
-        return new LaunchRequest(command, directory, environment, stdin, timeout, outputLimitBytes, keepOutputAs);
+        return new LaunchRequest(command, directory, environment, stdin, timeout, outputLimitBytes, keepOutputAs, holdOutput);
     }
 
     public LaunchRequest withEnvironment(Map<String, String> env) {
-        return new LaunchRequest(command, workingDirectory, env, stdin, timeout, outputLimitBytes, keepOutputAs);
+        return new LaunchRequest(command, workingDirectory, env, stdin, timeout, outputLimitBytes, keepOutputAs, holdOutput);
     }
 
     public LaunchRequest withStdin(byte[] input) {
-        return new LaunchRequest(command, workingDirectory, environment, input, timeout, outputLimitBytes, keepOutputAs);
+        return new LaunchRequest(command, workingDirectory, environment, input, timeout, outputLimitBytes, keepOutputAs, holdOutput);
     }
 
     public LaunchRequest withTimeout(Duration limit) {
-        return new LaunchRequest(command, workingDirectory, environment, stdin, limit, outputLimitBytes, keepOutputAs);
+        return new LaunchRequest(command, workingDirectory, environment, stdin, limit, outputLimitBytes, keepOutputAs, holdOutput);
     }
 
     public LaunchRequest withOutputLimit(long bytes) {
-        return new LaunchRequest(command, workingDirectory, environment, stdin, timeout, bytes, keepOutputAs);
+        return new LaunchRequest(command, workingDirectory, environment, stdin, timeout, bytes, keepOutputAs, holdOutput);
     }
 
     public LaunchRequest keepingOutputAs(Path prefix) {
-        return new LaunchRequest(command, workingDirectory, environment, stdin, timeout, outputLimitBytes, prefix);
+        return new LaunchRequest(command, workingDirectory, environment, stdin, timeout, outputLimitBytes, prefix, false);
+    }
+
+    /** The streams stay in scratch space after the launch until the result is kept or released (see {@code holdOutput}). */
+    public LaunchRequest holdingOutput() {
+        return new LaunchRequest(command, workingDirectory, environment, stdin, timeout, outputLimitBytes, null, true);
     }
 
     public LaunchRequest withArguments(List<String> extra) {
         List<String> all = new java.util.ArrayList<>(command);
         all.addAll(extra);
-        return new LaunchRequest(all, workingDirectory, environment, stdin, timeout, outputLimitBytes, keepOutputAs);
+        return new LaunchRequest(all, workingDirectory, environment, stdin, timeout, outputLimitBytes, keepOutputAs, holdOutput);
     }
 }

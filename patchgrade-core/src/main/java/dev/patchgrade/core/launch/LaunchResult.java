@@ -12,6 +12,7 @@ package dev.patchgrade.core.launch;
  * @param usage the child's own rusage, with unmeasurable figures {@code null}
  * @param wallMicros from start to the child's exit
  * @param leftovers descendants still alive when the command exited, killed by the launcher
+ * @param held the output files the launcher holds for the caller ({@link LaunchRequest#holdingOutput()}), else {@code null}
  */
 public record LaunchResult(
         StartFailure startFailure,
@@ -24,15 +25,39 @@ public record LaunchResult(
         long wallMicros,
         StreamDigest stdout,
         StreamDigest stderr,
-        int leftovers) {
+        int leftovers,
+        HeldOutput held) {
 
     public LaunchResult(StartFailure startFailure, Integer exitCode, String signal, Integer signalNumber, boolean timedOut,
             boolean outputLimited, Usage usage, long wallMicros, StreamDigest stdout, StreamDigest stderr) {
-        this(startFailure, exitCode, signal, signalNumber, timedOut, outputLimited, usage, wallMicros, stdout, stderr, 0);
+        this(startFailure, exitCode, signal, signalNumber, timedOut, outputLimited, usage, wallMicros, stdout, stderr, 0, null);
     }
 
     public static LaunchResult couldNotStart(StartFailure failure) {
-        return new LaunchResult(failure, null, null, null, false, false, Usage.UNAVAILABLE, 0, null, null, 0);
+        return new LaunchResult(failure, null, null, null, false, false, Usage.UNAVAILABLE, 0, null, null, 0, null);
+    }
+
+    /**
+     * For a run whose output is held: copies the streams to {@code <prefix>.stdout} and {@code <prefix>.stderr}, lets
+     * the held files go, and returns the result naming the kept files. Any other result is returned as it is.
+     */
+    public LaunchResult keepOutputAs(java.nio.file.Path prefix) {
+        if (held == null) {
+            return this;
+        }
+        java.nio.file.Path[] kept = held.keepAs(prefix);
+        return new LaunchResult(startFailure, exitCode, signal, signalNumber, timedOut, outputLimited, usage, wallMicros,
+                stdout.keptAs(kept[0]), stderr.keptAs(kept[1]), leftovers, null);
+    }
+
+    /** Lets held output go: the result names no files any more. Any other result is returned as it is. */
+    public LaunchResult released() {
+        if (held == null) {
+            return this;
+        }
+        held.release();
+        return new LaunchResult(startFailure, exitCode, signal, signalNumber, timedOut, outputLimited, usage, wallMicros,
+                stdout.keptAs(null), stderr.keptAs(null), leftovers, null);
     }
 
     public boolean started() {

@@ -11,6 +11,11 @@ public final class Launchers {
     /** Set to {@code direct} to skip the helper (the path used when no C compiler is available). */
     public static final String MODE_PROPERTY = "patchgrade.launcher";
     static final Duration GRACE = Duration.ofMillis(500);
+    /**
+     * How many callers a goal keeps per child that may run: one waits for its run while the other hashes
+     * and judges the output of the run before, so the launches follow each other without a gap.
+     */
+    public static final int CALLERS_PER_CHILD = 2;
 
     private Launchers() {}
 
@@ -29,9 +34,21 @@ public final class Launchers {
      *     sandbox this machine cannot give
      */
     public static Launcher open(GradeLog log, SandboxSpec spec) {
+        return open(log, spec, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The same, with at most {@code concurrency} children running at once however many threads call
+     * it: the callers beyond that queue their runs, so that with twice as many callers as children
+     * one run starts the moment another ends while its caller still works on the result.
+     */
+    public static Launcher open(GradeLog log, SandboxSpec spec, int concurrency) {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be at least 1 (found " + concurrency + ")");
+        }
         Scratch scratch = Scratch.create();
         try {
-            Launcher inner = choose(log, scratch.directory(), spec.hidingAlso(List.of(scratch.directory())));
+            Launcher inner = choose(log, scratch.directory(), spec.hidingAlso(List.of(scratch.directory())), concurrency);
             log.debug("launching through " + inner.description());
             return new ScratchOwning(inner, scratch);
         } catch (RuntimeException e) {
@@ -40,26 +57,26 @@ public final class Launchers {
         }
     }
 
-    private static Launcher choose(GradeLog log, Path scratch, SandboxSpec spec) {
+    private static Launcher choose(GradeLog log, Path scratch, SandboxSpec spec, int concurrency) {
         if ("direct".equals(System.getProperty(MODE_PROPERTY))) {
-            return degraded(log, scratch, MODE_PROPERTY + "=direct was set", spec);
+            return degraded(log, scratch, MODE_PROPERTY + "=direct was set", spec, concurrency);
         }
         String os = System.getProperty("os.name", "").toLowerCase();
         if (!(os.contains("linux") || os.contains("mac"))) {
-            return degraded(log, scratch, "the launch helper supports Linux and macOS, not " + os, spec);
+            return degraded(log, scratch, "the launch helper supports Linux and macOS, not " + os, spec, concurrency);
         }
         NativeHelper.Located located = NativeHelper.locate(log);
         if (located.binary() == null) {
-            return degraded(log, scratch, located.problem(), spec);
+            return degraded(log, scratch, located.problem(), spec, concurrency);
         }
         String probe = probe(located.binary());
         if (probe != null) {
-            return degraded(log, scratch, "the launch helper " + located.binary() + " does not run: " + probe, spec);
+            return degraded(log, scratch, "the launch helper " + located.binary() + " does not run: " + probe, spec, concurrency);
         }
-        return new HelperLauncher(located.binary(), scratch, GRACE, spec, log);
+        return new HelperLauncher(located.binary(), scratch, GRACE, spec, log, concurrency);
     }
 
-    private static Launcher degraded(GradeLog log, Path scratch, String reason, SandboxSpec spec) {
+    private static Launcher degraded(GradeLog log, Path scratch, String reason, SandboxSpec spec, int concurrency) {
         if (spec.mode() == SandboxSpec.Mode.REQUIRED) {
             throw new dev.patchgrade.core.PatchgradeException(dev.patchgrade.core.ErrorName.SANDBOX_UNAVAILABLE, "sandbox=required, but the sandbox lives in the "
                     + "launch helper, which cannot be used here: " + reason + ". Install a C compiler (cc), or set sandbox to auto or off");
@@ -69,7 +86,7 @@ public final class Launchers {
         }
         log.warn("patchgrade cannot measure peak RSS, CPU time, page faults or block I/O here: " + reason
                 + ". Commands still run; those figures are reported as unavailable, and grading against them is an error.");
-        return new DirectLauncher(scratch, GRACE, reason, spec.mode() == SandboxSpec.Mode.OFF ? "sandbox=off was set" : reason);
+        return new DirectLauncher(scratch, GRACE, reason, spec.mode() == SandboxSpec.Mode.OFF ? "sandbox=off was set" : reason, concurrency);
     }
 
     private static String probe(Path helper) {

@@ -15,13 +15,15 @@ final class RunFiles {
     final Path stderr;
     private final boolean keep;
     private final boolean reusedSlot;
+    private final boolean hold;
 
-    private RunFiles(Path stdin, Path stdout, Path stderr, boolean keep, boolean reusedSlot) {
+    private RunFiles(Path stdin, Path stdout, Path stderr, boolean keep, boolean reusedSlot, boolean hold) {
         this.stdin = stdin;
         this.stdout = stdout;
         this.stderr = stderr;
         this.keep = keep;
         this.reusedSlot = reusedSlot;
+        this.hold = hold;
     }
 
     /**
@@ -42,42 +44,74 @@ final class RunFiles {
                 if (parent != null) {
                     Files.createDirectories(parent);
                 }
-                return new RunFiles(stdin, sibling(prefix, ".stdout"), sibling(prefix, ".stderr"), true, reusedSlot);
+                return new RunFiles(stdin, HeldOutput.sibling(prefix, ".stdout"), HeldOutput.sibling(prefix, ".stderr"), true, reusedSlot, false);
             }
-            return new RunFiles(stdin, scratch.resolve(slot + ".stdout"), scratch.resolve(slot + ".stderr"), false, reusedSlot);
+            return new RunFiles(stdin, scratch.resolve(slot + ".stdout"), scratch.resolve(slot + ".stderr"), false, reusedSlot,
+                    request.holdOutput());
         } catch (IOException e) {
             throw new UncheckedIOException("cannot prepare the run's files in " + scratch, e);
         }
     }
 
-    private static Path sibling(Path prefix, String suffix) {
-        return prefix.resolveSibling(prefix.getFileName() + suffix).toAbsolutePath();
-    }
-
     LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, Integer signalNumber, boolean timedOut, Usage usage,
             long wallMicros) {
-        return finish(request, exitCode, signal, signalNumber, timedOut, usage, wallMicros, 0);
+        return finish(request, exitCode, signal, signalNumber, timedOut, usage, wallMicros, 0, () -> { });
     }
 
+    /**
+     * Hashes the streams and builds the result.
+     *
+     * @param free what lets the files go when their output is held ({@link LaunchRequest#holdingOutput()}): it then
+     *     runs when the caller keeps or releases the result, else it does not run at all
+     */
     LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, Integer signalNumber, boolean timedOut, Usage usage,
-            long wallMicros, int leftovers) {
+            long wallMicros, int leftovers, Runnable free) {
+        boolean held = false;
         try {
-            StreamDigest out = StreamHashing.digestFile(stdout, StreamHashing.DEFAULT_EXCERPT_BYTES, keep);
-            StreamDigest err = StreamHashing.digestFile(stderr, StreamHashing.DEFAULT_EXCERPT_BYTES, keep);
+            StreamDigest out = StreamHashing.digestFile(stdout, StreamHashing.DEFAULT_EXCERPT_BYTES, keep || hold);
+            StreamDigest err = StreamHashing.digestFile(stderr, StreamHashing.DEFAULT_EXCERPT_BYTES, keep || hold);
             long cap = request.outputLimitBytes();
             boolean limited = "SIGXFSZ".equals(signal) || out.bytes() >= cap || err.bytes() >= cap;
-            return new LaunchResult(null, exitCode, signal, signalNumber, timedOut, limited, usage, wallMicros, out, err, leftovers);
+            HeldOutput holding = hold ? new HeldOutput(stdout, stderr, () -> {
+                deleteOutputs();
+                free.run();
+            }) : null;
+            LaunchResult result = new LaunchResult(null, exitCode, signal, signalNumber, timedOut, limited, usage, wallMicros, out, err, leftovers,
+                    holding);
+            held = hold;
+            return result;
         } finally {
-            discard();
+            discardInput();
+            if (!held) {
+                deleteOutputs();
+            }
         }
+    }
+
+    /** Whether the output stays after {@link #finish} until the result lets it go. */
+    boolean holds() {
+        return hold;
     }
 
     /** Drops what this run wrote to scratch; kept streams stay. */
     void discard() {
+        discardInput();
+        deleteOutputs();
+    }
+
+    private void discardInput() {
         try {
             if (stdin != null) {
                 Files.deleteIfExists(stdin);
             }
+        } catch (IOException e) {
+            // A scratch file we cannot delete is removed with the scratch directory on close.
+        }
+    }
+
+    /** A slot's next run replaces its files: only files of a slot used once go now. */
+    private void deleteOutputs() {
+        try {
             if (!keep && !reusedSlot) {
                 Files.deleteIfExists(stdout);
                 Files.deleteIfExists(stderr);

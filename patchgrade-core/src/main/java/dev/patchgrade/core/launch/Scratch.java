@@ -6,6 +6,7 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryStream;
+import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -15,12 +16,21 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 
 /**
- * A launcher's scratch directory, locked while in use. Maven stopped by Ctrl-C or SIGTERM closes
+ * A launcher's scratch directory, locked while in use. It lives in memory ({@code /dev/shm}) where that is
+ * a tmpfs with room to spare, else in {@code java.io.tmpdir}; {@code -Dpatchgrade.scratch=DIR} chooses.
+ * Every run's output files are new inodes, created and dropped once a run: on a disk file system that
+ * churn costs more than the launch itself (ext4 without a journal scans past every recently deleted
+ * inode to create the next one), on tmpfs next to nothing. Maven stopped by Ctrl-C or SIGTERM closes
  * every open launcher from a shutdown hook (killing its helpers and children); a JVM killed outright
  * leaves its directory behind, unlocked, and the next launcher opened on the machine removes it.
  */
 final class Scratch {
     static final String PREFIX = "patchgrade-launch-";
+    /** The directory scratch directories are made in, instead of choosing one. */
+    public static final String BASE_PROPERTY = "patchgrade.scratch";
+    private static final Path MEMORY = Path.of("/dev/shm");
+    /** Below this much free memory file system, a candidate's output could fill it and fail where a disk would not. */
+    private static final long MEMORY_ROOM = 2L << 30;
     private static final String LOCK = ".lock";
     static final Set<Launcher> OPEN = ConcurrentHashMap.newKeySet();
     /**
@@ -52,16 +62,36 @@ final class Scratch {
     }
 
     static Scratch create() {
-        sweepAbandoned(Path.of(System.getProperty("java.io.tmpdir")));
+        Path base = base();
+        sweepAbandoned(base);
         try {
-            Path directory = Files.createTempDirectory(PREFIX);
+            Path directory = Files.createTempDirectory(base, PREFIX);
             OWN.add(directory.toAbsolutePath());
             FileChannel channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             return new Scratch(directory, channel, channel.lock());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a scratch directory for child output in " + System.getProperty("java.io.tmpdir")
-                    + " (java.io.tmpdir; point it at a writable directory, e.g. MAVEN_OPTS=-Djava.io.tmpdir=...)", e);
+            throw new UncheckedIOException("cannot create a scratch directory for child output in " + base
+                    + " (point -D" + BASE_PROPERTY + " at a writable directory, e.g. MAVEN_OPTS=-D" + BASE_PROPERTY + "=...)", e);
         }
+    }
+
+    /** Where scratch directories are made: see the class comment. */
+    static Path base() {
+        String configured = System.getProperty(BASE_PROPERTY, "");
+        if (!configured.isBlank()) {
+            return Path.of(configured);
+        }
+        try {
+            if (Files.isDirectory(MEMORY) && Files.isWritable(MEMORY)) {
+                FileStore store = Files.getFileStore(MEMORY);
+                if ("tmpfs".equals(store.type()) && store.getUsableSpace() >= MEMORY_ROOM) {
+                    return MEMORY;
+                }
+            }
+        } catch (IOException e) {
+            // no usable memory file system: the temp directory then
+        }
+        return Path.of(System.getProperty("java.io.tmpdir"));
     }
 
     Path directory() {

@@ -21,6 +21,11 @@ public record StreamDigest(String sha256, long bytes, byte[] head, byte[] tail, 
         return start + gap + new String(tail, StandardCharsets.UTF_8);
     }
 
+    /** The same stream, kept at {@code at} (or no longer kept anywhere, for {@code null}). */
+    public StreamDigest keptAs(Path at) {
+        return new StreamDigest(sha256, bytes, head, tail, at);
+    }
+
     public boolean complete() {
         return tail.length == 0 && head.length == bytes;
     }

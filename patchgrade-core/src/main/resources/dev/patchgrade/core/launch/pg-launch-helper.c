@@ -149,9 +149,53 @@ static int read_exact(int fd, char *into, size_t len) {
 }
 
 /* ---------------------------------------------------------------------------------------------
- * Requests. Read with read(2), never through stdio: stdio would read ahead, and fd 0 must be empty
- * while a target runs, because readability there means the JVM has gone (the lifeline).
+ * Requests. The JVM may queue the next request while a target runs, so that the helper starts it the
+ * moment the run before ends. Whatever arrives on fd 0 during a run is read into `ahead` and taken
+ * from there first; end of file on fd 0 means the JVM has gone (the lifeline).
  */
+static char ahead[64 * 1024];
+static size_t ahead_start, ahead_end;
+
+/* read_exact on fd 0, through what was read ahead. */
+static int read_input(char *into, size_t len) {
+    size_t done = 0;
+    while (done < len) {
+        if (ahead_start < ahead_end) {
+            size_t n = ahead_end - ahead_start < len - done ? ahead_end - ahead_start : len - done;
+            memcpy(into + done, ahead + ahead_start, n);
+            ahead_start += n;
+            done += n;
+            continue;
+        }
+        ssize_t n = read(0, into + done, len - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return 0;
+        done += (size_t)n;
+    }
+    return 1;
+}
+
+/* What a poll on fd 0 asks for during a run: input only while there is room to keep it. */
+static short lifeline_events(void) {
+    return ahead_start > 0 || ahead_end < sizeof ahead ? POLLIN : 0;
+}
+
+/* Called when a poll saw `revents` on fd 0 during a run: keeps what the JVM queued, and says whether
+ * the JVM has gone (end of file, or a hang-up that cannot be read past). */
+static int lifeline_lost(short revents) {
+    if (ahead_start > 0) {
+        memmove(ahead, ahead + ahead_start, ahead_end - ahead_start);
+        ahead_end -= ahead_start;
+        ahead_start = 0;
+    }
+    if (ahead_end == sizeof ahead) return (revents & (POLLHUP | POLLERR)) != 0;
+    ssize_t n = read(0, ahead + ahead_end, sizeof ahead - ahead_end);
+    if (n > 0) {
+        ahead_end += (size_t)n;
+        return 0;
+    }
+    return !(n < 0 && (errno == EAGAIN || errno == EINTR));
+}
 #define HEADER_LENGTH 18
 #define MAX_REQUEST (64u << 20)
 
@@ -218,18 +262,18 @@ static void free_request(struct request *r) {
     memset(r, 0, sizeof *r);
 }
 
-/* Returns 1 with a parsed request, 0 at EOF or on a garbled request (the helper then exits). */
-static int read_request(int fd, struct request *r) {
+/* Returns 1 with a parsed request from fd 0, 0 at EOF or on a garbled request (the helper then exits). */
+static int read_request(struct request *r) {
     char header[HEADER_LENGTH + 1];
     memset(r, 0, sizeof *r);
-    if (!read_exact(fd, header, HEADER_LENGTH)) return 0;
+    if (!read_input(header, HEADER_LENGTH)) return 0;
     header[HEADER_LENGTH] = '\0';
     unsigned long long len = 0;
     if (sscanf(header, "PGRUN1 %10llu", &len) != 1 || header[HEADER_LENGTH - 1] != '\n' || len == 0 || len > MAX_REQUEST) return 0;
     r->body = malloc((size_t)len);
     if (!r->body) return 0;
     r->len = (size_t)len;
-    if (!read_exact(fd, r->body, r->len) || !parse_request(r)) {
+    if (!read_input(r->body, r->len) || !parse_request(r)) {
         free_request(r);
         return 0;
     }
@@ -362,24 +406,26 @@ static void finish_tree(struct tree *tree, pid_t group, int pid_namespace) {
 struct spawn {
     const struct request *r;
     int fds[3]; /* stdin, stdout, stderr already open, or -1 to open the request's paths */
-    int report_fd;
     int drop_privileges;
     int clone_flags; /* more namespaces for the target (CLONE_NEWIPC in the sandbox) */
+    /* Set by a child that could not start: it shares our memory until exec, as glibc's posix_spawn
+     * child shares its error code, so no pipe is needed to learn why. */
+    const char *failed_stage;
+    int failed_errno;
 };
 
-static void child_fail(int report_fd, const char *stage) {
-    char message[64];
-    int len = snprintf(message, sizeof message, "%s %d", stage, errno);
-    if (write(report_fd, message, (size_t)len) < 0) { }
+static void child_fail(struct spawn *s, const char *stage) {
+    s->failed_errno = errno;
+    s->failed_stage = stage;
     _exit(127);
 }
 
-static void place_fd(int fd, int target, int report_fd, const char *stage) {
+static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
     if (fd == target) {
-        if (fcntl(fd, F_SETFD, 0) < 0) child_fail(report_fd, stage);
+        if (fcntl(fd, F_SETFD, 0) < 0) child_fail(s, stage);
         return;
     }
-    if (dup2(fd, target) < 0) child_fail(report_fd, stage);
+    if (dup2(fd, target) < 0) child_fail(s, stage);
 }
 
 #ifdef __linux__
@@ -432,44 +478,32 @@ static int confine_syscalls(void) {
 }
 #endif
 
-static void close_inherited_fds(int keep) {
+static void close_inherited_fds(void) {
 #if defined(__linux__) && defined(SYS_close_range)
-    if (keep > 3 && syscall(SYS_close_range, 3, keep - 1, 0) == 0 && syscall(SYS_close_range, keep + 1, ~0U, 0) == 0) return;
-    if (keep == 3 && syscall(SYS_close_range, 4, ~0U, 0) == 0) return;
+    if (syscall(SYS_close_range, 3, ~0U, 0) == 0) return;
 #endif
     long max = sysconf(_SC_OPEN_MAX);
     if (max < 0 || max > 65536) max = 65536;
-    for (int fd = 3; fd < max; fd++) {
-        if (fd != keep) close(fd);
-    }
+    for (int fd = 3; fd < max; fd++) close(fd);
 }
 
 static int spawn_child(void *arg) {
     struct spawn *s = arg;
     const struct request *r = s->r;
-    int report = s->report_fd;
-    if (setpgid(0, 0) != 0) child_fail(report, "setpgid");
+    if (setpgid(0, 0) != 0) child_fail(s, "setpgid");
     sigset_t none;
     sigemptyset(&none);
-    if (sigprocmask(SIG_SETMASK, &none, NULL) != 0) child_fail(report, "sigmask");
+    if (sigprocmask(SIG_SETMASK, &none, NULL) != 0) child_fail(s, "sigmask");
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     /* main() reset every other disposition for the whole helper; only its own two remain. */
-    if (sigaction(SIGPIPE, &dfl, NULL) != 0 || sigaction(SIGCHLD, &dfl, NULL) != 0) child_fail(report, "sigaction");
+    if (sigaction(SIGPIPE, &dfl, NULL) != 0 || sigaction(SIGCHLD, &dfl, NULL) != 0) child_fail(s, "sigaction");
     struct rlimit no_core = {0, 0};
-    if (setrlimit(RLIMIT_CORE, &no_core) != 0) child_fail(report, "rlimit"); /* no core files from crashing candidates */
-#ifdef __linux__
-    /* Nothing bounds its memory: should it fill the machine, the OOM killer takes it, not the JVM. */
-    int oom = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-    if (oom >= 0) {
-        if (write(oom, "1000", 4) < 0) { }
-        close(oom);
-    }
-#endif
+    if (setrlimit(RLIMIT_CORE, &no_core) != 0) child_fail(s, "rlimit"); /* no core files from crashing candidates */
     if (r->cap > 0) {
         struct rlimit limit = {(rlim_t)r->cap, (rlim_t)r->cap};
-        if (setrlimit(RLIMIT_FSIZE, &limit) != 0) child_fail(report, "rlimit");
+        if (setrlimit(RLIMIT_FSIZE, &limit) != 0) child_fail(s, "rlimit");
     }
     static const char *stages[3] = {"stdin", "stdout", "stderr"};
     for (int i = 0; i < 3; i++) {
@@ -477,21 +511,21 @@ static int spawn_child(void *arg) {
         if (fd < 0) {
             const char *path = i == 0 ? (r->in_path[0] ? r->in_path : "/dev/null") : i == 1 ? r->out_path : r->err_path;
             fd = open(path, i == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0644);
-            if (fd < 0) child_fail(report, stages[i]);
+            if (fd < 0) child_fail(s, stages[i]);
         }
-        place_fd(fd, i, report, stages[i]);
+        place_fd(fd, i, s, stages[i]);
     }
-    if (r->cwd[0] && chdir(r->cwd) != 0) child_fail(report, "chdir");
+    if (r->cwd[0] && chdir(r->cwd) != 0) child_fail(s, "chdir");
 #ifdef __linux__
     if (s->drop_privileges) {
         /* Non-root in its user namespace, so exec clears every capability; no set-uid gains either. */
-        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(report, "no_new_privs");
-        if (confine_syscalls() != 0) child_fail(report, "seccomp");
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(s, "no_new_privs");
+        if (confine_syscalls() != 0) child_fail(s, "seccomp");
     }
 #endif
-    close_inherited_fds(report);
+    close_inherited_fds();
     execve(r->exe, r->argv, r->envp);
-    child_fail(report, "exec");
+    child_fail(s, "exec");
     return 127;
 }
 
@@ -500,19 +534,13 @@ static char *spawn_stack;
 
 /* Starts the target; returns its pid, or -1 with *failure set to "stage errno" when it could not start. */
 static pid_t spawn_target(struct spawn *s, char *failure, size_t failure_len) {
-    int report[2];
-    if (pipe2(report, O_CLOEXEC) != 0) {
-        snprintf(failure, failure_len, "pipe %d", errno);
-        return -1;
-    }
-    s->report_fd = report[1];
+    s->failed_stage = NULL;
+    s->failed_errno = 0;
     if (!spawn_stack) {
         spawn_stack = mmap(NULL, SPAWN_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
         if (spawn_stack == MAP_FAILED) {
             spawn_stack = NULL;
             snprintf(failure, failure_len, "stack %d", errno);
-            close(report[0]);
-            close(report[1]);
             return -1;
         }
     }
@@ -522,20 +550,13 @@ static pid_t spawn_target(struct spawn *s, char *failure, size_t failure_len) {
     pid_t pid = vfork();
     if (pid == 0) spawn_child(s);
 #endif
-    close(report[1]);
     if (pid < 0) {
         snprintf(failure, failure_len, "fork %d", errno);
-        close(report[0]);
         return -1;
     }
-    setpgid(pid, pid);
-    ssize_t got;
-    do {
-        got = read(report[0], failure, failure_len - 1);
-    } while (got < 0 && errno == EINTR);
-    close(report[0]);
-    if (got > 0) {
-        failure[got] = '\0';
+    /* CLONE_VFORK: we run again only once the child has exec'd (its process group already its own) or died. */
+    if (s->failed_stage) {
+        snprintf(failure, failure_len, "%s %d", s->failed_stage, s->failed_errno);
         int status;
         waitpid(pid, &status, 0);
         return -1;
@@ -577,9 +598,9 @@ static void read_schedstat(pid_t pid, struct outcome *out) {
     out->cpu_wait_us = (long long)(waiting_ns / 1000ULL);
 }
 
-/* Waits for `pid`; `watch_fd` (or -1) is polled too, and `on_watch` decides whether to abandon. */
-static int wait_target(pid_t pid, const struct request *r, int pid_namespace, long long started, int watch_fd,
-                       int (*on_watch)(void), struct outcome *out) {
+/* Waits for `pid`; with `watch_lifeline`, fd 0 is polled too, and the run is abandoned (0) when the JVM has gone. */
+static int wait_target(pid_t pid, const struct request *r, int pid_namespace, long long started, int watch_lifeline,
+                       struct outcome *out) {
     int pidfd = use_pidfd ? open_pidfd(pid) : -1;
     long long deadline = started + r->timeout_ms * 1000LL;
     long long kill_at = 0;
@@ -613,14 +634,14 @@ static int wait_target(pid_t pid, const struct request *r, int pid_namespace, lo
         long long wait_ms = (wake - now) / 1000 + 1;
         if (wait_ms > 1000) wait_ms = 1000;
         /* Orphans reparented to us end too, and must not keep the poll busy: reap them as they come. */
-        struct pollfd fds[2] = {{pidfd >= 0 ? pidfd : sigchld_pipe[0], POLLIN, 0}, {watch_fd, POLLIN, 0}};
-        int ready = poll(fds, watch_fd >= 0 ? 2 : 1, (int)wait_ms);
+        struct pollfd fds[2] = {{pidfd >= 0 ? pidfd : sigchld_pipe[0], POLLIN, 0}, {0, watch_lifeline ? lifeline_events() : 0, 0}};
+        int ready = poll(fds, watch_lifeline ? 2 : 1, (int)wait_ms);
         if (ready > 0) {
             if (pidfd < 0 && (fds[0].revents & POLLIN)) {
                 char drain[64];
                 while (read(sigchld_pipe[0], drain, sizeof drain) > 0) { }
             }
-            if (watch_fd >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) && on_watch()) {
+            if (watch_lifeline && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) && lifeline_lost(fds[1].revents)) {
                 if (pidfd >= 0) close(pidfd);
                 return 0;
             }
@@ -645,15 +666,60 @@ static int write_file(const char *path, const char *text) {
     return ok;
 }
 
-static long long read_number_file(const char *path) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    char text[64];
-    ssize_t n = read(fd, text, sizeof text - 1);
+/*
+ * The cgroup files read or written around every run, opened once: on cgroupfs an open costs several
+ * times the read, and a run needs seven of them. Reading at offset 0 shows the current value again.
+ */
+#define KEPT_FILES 8
+static struct {
+    char path[PATH_MAX + 32];
+    int flags;
+    int fd;
+} kept_files[KEPT_FILES];
+static int kept_count;
+
+static int kept_fd(const char *path, int flags) {
+    for (int i = 0; i < kept_count; i++) {
+        if (kept_files[i].flags == flags && strcmp(kept_files[i].path, path) == 0) return kept_files[i].fd;
+    }
+    int fd = open(path, flags | O_CLOEXEC);
+    if (fd < 0 || kept_count == KEPT_FILES) return fd; /* never full: the table holds every file a run uses */
+    snprintf(kept_files[kept_count].path, sizeof kept_files[kept_count].path, "%s", path);
+    kept_files[kept_count].flags = flags;
+    kept_files[kept_count].fd = fd;
+    kept_count++;
+    return fd;
+}
+
+/* Closes a descriptor kept_fd gave, unless the table keeps it. */
+static void unkept(int fd) {
+    for (int i = 0; i < kept_count; i++) {
+        if (kept_files[i].fd == fd) return;
+    }
     close(fd);
+}
+
+static ssize_t read_kept(const char *path, char *text, size_t size) {
+    int fd = kept_fd(path, O_RDONLY);
+    if (fd < 0) return -1;
+    ssize_t n = pread(fd, text, size - 1, 0);
+    unkept(fd);
     if (n <= 0) return -1;
     text[n] = '\0';
-    return strtoll(text, NULL, 10);
+    return n;
+}
+
+static long long read_kept_number(const char *path) {
+    char text[64];
+    return read_kept(path, text, sizeof text) < 0 ? -1 : strtoll(text, NULL, 10);
+}
+
+static int write_kept(const char *path, int flags, const char *text) {
+    int fd = kept_fd(path, flags);
+    if (fd < 0) return 0;
+    int ok = pwrite(fd, text, strlen(text), 0) == (ssize_t)strlen(text);
+    unkept(fd);
+    return ok;
 }
 
 /* Our own cgroup in the given hierarchy ("memory" for v1, "" for v2), from /proc/self/cgroup. */
@@ -787,9 +853,9 @@ static int cgroup_cpu_us(long long *user, long long *system) {
         /* usage_user and usage_sys are sampled at ticks (a busy machine lost a third of a child's CPU in
          * them); cpuacct.usage is the scheduler's exact total, so user is the total less system. */
         snprintf(path, sizeof path, "%s/cpuacct.usage", cpu_cgroup_dir);
-        long long total = read_number_file(path);
+        long long total = read_kept_number(path);
         snprintf(path, sizeof path, "%s/cpuacct.usage_sys", cpu_cgroup_dir);
-        long long s = read_number_file(path);
+        long long s = read_kept_number(path);
         if (total < 0 || s < 0) return 0;
         if (s > total) s = total;
         *user = (total - s) / 1000;
@@ -798,19 +864,32 @@ static int cgroup_cpu_us(long long *user, long long *system) {
     }
     if (cpu_cgroup == 2) {
         snprintf(path, sizeof path, "%s/cpu.stat", cpu_cgroup_dir);
-        FILE *f = fopen(path, "re");
-        if (!f) return 0;
-        char key[64];
-        long long value;
+        char text[2048];
+        if (read_kept(path, text, sizeof text) < 0) return 0;
         int found = 0;
-        while (fscanf(f, "%63s %lld", key, &value) == 2) {
-            if (strcmp(key, "user_usec") == 0) { *user = value; found |= 1; }
-            if (strcmp(key, "system_usec") == 0) { *system = value; found |= 2; }
+        for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+            long long value;
+            if (sscanf(line, "user_usec %lld", &value) == 1) { *user = value; found |= 1; }
+            if (sscanf(line, "system_usec %lld", &value) == 1) { *system = value; found |= 2; }
         }
-        fclose(f);
         return found == 3;
     }
     return 0;
+}
+
+/* The cgroup's figures read after the last run: the next run starts from them. Between runs only the
+ * helper itself runs in the cgroup, for microseconds, well inside the margin a run is allowed. */
+static int cpu_mark_valid;
+static long long cpu_mark_user, cpu_mark_system;
+
+/* The tree's CPU before a run: 0 when there is no cgroup to ask. */
+static int cgroup_cpu_start(long long *user, long long *system) {
+    if (cpu_mark_valid) {
+        *user = cpu_mark_user;
+        *system = cpu_mark_system;
+        return 1;
+    }
+    return cgroup_cpu_us(user, system);
 }
 
 /* Raises a reply's utime_us/stime_us to the cgroup's figures where those are clearly higher (more
@@ -818,6 +897,9 @@ static int cgroup_cpu_us(long long *user, long long *system) {
 static void apply_cgroup_cpu(char *line, size_t size, int had, long long user0, long long system0) {
     long long user1, system1;
     if (!had || !cgroup_cpu_us(&user1, &system1)) return;
+    cpu_mark_valid = 1;
+    cpu_mark_user = user1;
+    cpu_mark_system = system1;
     long long cg_user = user1 - user0, cg_system = system1 - system0;
     char *u = strstr(line, " utime_us=");
     char *rest = strstr(line, " minflt=");
@@ -846,17 +928,16 @@ static long long cgroup_reset(void) {
     char path[PATH_MAX + 32];
     if (cgroup_version == 1) {
         snprintf(path, sizeof path, "%s/memory.max_usage_in_bytes", cgroup_dir);
-        if (!write_file(path, "0")) return -1;
+        if (!write_kept(path, O_RDWR, "0")) return -1;
         snprintf(path, sizeof path, "%s/memory.usage_in_bytes", cgroup_dir);
     } else {
-        /* v2 resets the peak seen through one open file: keep that file for the read after the run. */
-        if (cgroup_peak_fd >= 0) close(cgroup_peak_fd);
+        /* v2 resets the peak seen through one open file: the same kept file is read after the run. */
         snprintf(path, sizeof path, "%s/memory.peak", cgroup_dir);
-        cgroup_peak_fd = open(path, O_RDWR | O_CLOEXEC);
-        if (cgroup_peak_fd < 0 || !write_all(cgroup_peak_fd, "reset\n", 6)) return -1;
+        cgroup_peak_fd = kept_fd(path, O_RDWR);
+        if (cgroup_peak_fd < 0 || pwrite(cgroup_peak_fd, "reset\n", 6, 0) != 6) return -1;
         snprintf(path, sizeof path, "%s/memory.current", cgroup_dir);
     }
-    return read_number_file(path);
+    return read_kept_number(path);
 }
 
 static long long cgroup_peak_kb(long long base) {
@@ -865,7 +946,7 @@ static long long cgroup_peak_kb(long long base) {
     if (cgroup_version == 1) {
         char path[PATH_MAX + 32];
         snprintf(path, sizeof path, "%s/memory.max_usage_in_bytes", cgroup_dir);
-        peak = read_number_file(path);
+        peak = read_kept_number(path);
     } else {
         char text[64];
         ssize_t n = pread(cgroup_peak_fd, text, sizeof text - 1, 0);
@@ -1551,7 +1632,7 @@ static void serve_runs(int sock) {
             snprintf(line, sizeof line, "nostart stage=sandbox_tmp errno=%d\n", errno);
             reply_line(sock, line);
         } else {
-            struct spawn s = {&r, {fds[0], fds[1], fds[2]}, -1, 1, CLONE_NEWIPC};
+            struct spawn s = {&r, {fds[0], fds[1], fds[2]}, 1, CLONE_NEWIPC, NULL, 0};
             char failure[96];
             long long clock0 = task_clock_us();
             long long started = now_us();
@@ -1566,7 +1647,7 @@ static void serve_runs(int sock) {
             } else {
                 struct outcome out;
                 memset(&out, 0, sizeof out);
-                wait_target(pid, &r, 1, started, -1, NULL, &out);
+                wait_target(pid, &r, 1, started, 0, &out);
                 finish_tree(&out.tree, pid, 1);
                 struct rusage *u = &out.tree.usage;
                 int signaled = WIFSIGNALED(out.status);
@@ -1759,12 +1840,6 @@ static const char *start_zygote(char *why, size_t why_len) {
 /* ---------------------------------------------------------------------------------------------
  * Serving requests.
  */
-static int lifeline_lost(void) {
-    char probe;
-    ssize_t n = read(0, &probe, 1);
-    return n <= 0 && !(n < 0 && (errno == EAGAIN || errno == EINTR));
-}
-
 static void reply_nostart(const char *failure) {
     char stage[32] = "exec";
     int err = 0;
@@ -1816,18 +1891,18 @@ static int serve_sandboxed(struct request *r) {
     memcpy(CMSG_DATA(cmsg), fds, 3 * sizeof(int));
     long long base = cgroup_reset();
     long long user0 = 0, system0 = 0;
-    int had_cpu = cgroup_cpu_us(&user0, &system0);
+    int had_cpu = cgroup_cpu_start(&user0, &system0);
     int sent = sendmsg(zygote_sock, &msg, MSG_NOSIGNAL) == HEADER_LENGTH && write_all(zygote_sock, r->body, r->len);
     for (int i = 0; i < 3; i++) close(fds[i]);
     if (!sent) return 0;
     char line[600];
     size_t have = 0;
     for (;;) {
-        struct pollfd pfd[2] = {{zygote_sock, POLLIN, 0}, {0, POLLIN, 0}};
+        struct pollfd pfd[2] = {{zygote_sock, POLLIN, 0}, {0, lifeline_events(), 0}};
         int ready = poll(pfd, 2, 1000);
         if (ready < 0 && errno != EINTR) return 0;
         if (ready <= 0) continue;
-        if ((pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) && lifeline_lost()) return 0;
+        if ((pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) && lifeline_lost(pfd[1].revents)) return 0;
         if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             ssize_t n = read(zygote_sock, line + have, sizeof line - 1 - have);
             if (n <= 0) return 0; /* the zygote died: the helper ends, the JVM starts a fresh one */
@@ -1847,17 +1922,13 @@ static int serve_sandboxed(struct request *r) {
     return 1;
 }
 
-static int abandon_on_lifeline(void) {
-    return lifeline_lost();
-}
-
 /* One run without the sandbox: the helper itself is the reaper. */
 static int serve_direct(struct request *r) {
     char failure[96];
     /* Fresh output inodes, as in the sandbox: on ext4, truncating a file that held data and writing it
      * again makes its close start writeback (auto_da_alloc), about 2 ms a run; an unlinked file's
      * unwritten pages are just dropped. */
-    struct spawn s = {r, {-1, open_output(r->out_path), -1}, -1, 0, 0};
+    struct spawn s = {r, {-1, open_output(r->out_path), -1}, 0, 0, NULL, 0};
     if (s.fds[1] >= 0) s.fds[2] = open_output(r->err_path);
     if (s.fds[2] < 0) {
         fprintf(stdout, "nostart stage=%s errno=%d\n", s.fds[1] < 0 ? "stdout" : "stderr", errno);
@@ -1867,7 +1938,7 @@ static int serve_direct(struct request *r) {
     }
     long long base = cgroup_reset();
     long long user0 = 0, system0 = 0;
-    int had_cpu = cgroup_cpu_us(&user0, &system0);
+    int had_cpu = cgroup_cpu_start(&user0, &system0);
     long long started = now_us();
     pid_t pid = spawn_target(&s, failure, sizeof failure);
     close(s.fds[1]);
@@ -1879,7 +1950,7 @@ static int serve_direct(struct request *r) {
     set_pid_file(pid);
     struct outcome out;
     memset(&out, 0, sizeof out);
-    if (!wait_target(pid, r, 0, started, 0, abandon_on_lifeline, &out)) {
+    if (!wait_target(pid, r, 0, started, 1, &out)) {
         kill(-pid, SIGKILL);
         finish_tree(&out.tree, pid, 0);
         exit(3);
@@ -1960,6 +2031,15 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
+#ifdef __linux__
+    /* Nothing bounds a target's memory: should it fill the machine, the OOM killer takes it, not the JVM.
+     * Set here once, inherited by every process the helper starts (per target, it cost a /proc write a run). */
+    int oom = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (oom >= 0) {
+        if (write(oom, "1000", 4) < 0) { }
+        close(oom);
+    }
+#endif
     if (pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 2;
     struct sigaction action;
     memset(&action, 0, sizeof action);
@@ -2006,7 +2086,7 @@ int main(int argc, char **argv) {
     fflush(stdout);
     for (;;) {
         struct request r;
-        if (!read_request(0, &r)) cleanup_and_exit(0);
+        if (!read_request(&r)) cleanup_and_exit(0);
         int ok = zygote_sock >= 0 ? serve_sandboxed(&r) : serve_direct(&r);
         free_request(&r);
         if (!ok) cleanup_and_exit(3);

@@ -76,6 +76,26 @@ class KeepWhatPeopleLookAtTest {
         DigestGoal.Options again = options("grade", ECHO);
         assertThat(DigestGoal.grade(again, GradeLog.SILENT).failed()).isFalse();
         assertThat(names(DigestGoal.candidateDirectory(again.settings()))).isEmpty();
+        assertThat(names(again.settings().streamsDirectory())).as("nor the streams kept for it").isEmpty();
+    }
+
+    @Test
+    void aCaseThatDriftsOnlyInTimeKeepsTheStreamsOfTheRunItsRowShows() throws Exception {
+        // Recorded fast, graded slow: the reruns stay slow, and each row keeps one run's streams, the others' go.
+        DigestGoal.record(timed("rec", ECHO, 0), GradeLog.SILENT);
+        DigestGoal.Options grading = timed("grade", List.of("/bin/sh", "-c", "sleep 0.3; echo \"$0\""), 2);
+        GoalResult result = DigestGoal.grade(grading, GradeLog.SILENT);
+        assertThat(result.failureCount()).isEqualTo(3);
+        assertThat(names(grading.settings().streamsDirectory())).hasSize(6);
+        assertThat(Files.readString(grading.settings().streamsDirectory().resolve("b.stdout"))).isEqualTo("b\n");
+    }
+
+    private DigestGoal.Options timed(String execution, List<String> command, int reruns) throws Exception {
+        Path cases = Files.writeString(dir.resolve("cases.txt"), "a\nb\nc\n");
+        GoalSettings settings = new GoalSettings("digest", execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
+        return DigestGoal.Options.builder(settings).cases(cases).gold(dir.resolve("gold")).command(command).timeoutSeconds(5)
+                .buckets(TimeBuckets.parse("100")).timeBucketSlack(1.0).timeSamples(1).timeBucketReruns(reruns).parallel(1).force(true)
+                .build();
     }
 
     @Test

@@ -51,7 +51,7 @@ class DirectLauncherTest {
 
     @Test
     void stopsAChildPastTheOutputCap(@TempDir Path dir) {
-        try (Launcher launcher = new DirectLauncher(dir, Duration.ofMillis(200), "test", "test")) {
+        try (Launcher launcher = new DirectLauncher(dir, Duration.ofMillis(200), "test", "test", Integer.MAX_VALUE)) {
             LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("print_forever")))
                     .withOutputLimit(1 << 20).withTimeout(Duration.ofSeconds(20)));
             assertThat(result.outputLimited()).isTrue();

@@ -27,7 +27,7 @@ class LifelineTest {
     @CsvSource({"SIGKILL, OFF", "SIGKILL, AUTO", "SIGTERM, OFF", "SIGTERM, AUTO"})
     void childrenAndScratchDieWithAnInterruptedJvm(String signal, SandboxSpec.Mode mode) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process jvm = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir=" + temp,
+        Process jvm = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), "-Djava.io.tmpdir=" + temp, "-D" + Scratch.BASE_PROPERTY + "=" + temp,
                 "-Dpatchgrade.cacheDir=" + NativeHelper.cacheRoot(), LifelineProbe.class.getName(), mode.name(),
                 Fixtures.command("ignore_term_sleeper"))
                 .redirectErrorStream(true).start();

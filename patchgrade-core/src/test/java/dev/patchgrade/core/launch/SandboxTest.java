@@ -188,7 +188,7 @@ class SandboxTest {
                 .isInstanceOf(PatchgradeException.class)
                 .satisfies(e -> assertThat(((PatchgradeException) e).errorName()).isEqualTo("sandbox_unavailable"))
                 .hasMessageContaining("user namespace").hasMessageContaining("seccomp=unconfined");
-        assertThat(Scratch.sweepAbandoned(Path.of(System.getProperty("java.io.tmpdir")))).as("nothing left behind").isZero();
+        assertThat(Scratch.sweepAbandoned(Scratch.base())).as("nothing left behind").isZero();
     }
 
     @Test

@@ -1,0 +1,121 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * More callers than children: runs queue on the helpers ({@link Launchers#open(GradeLog, SandboxSpec, int)}),
+ * never run beside each other, and a run queued behind a helper that failed fails too instead of waiting.
+ */
+class QueuedRunsTest {
+    @TempDir
+    Path dir;
+
+    @AfterEach
+    void clearProperties() {
+        System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+    }
+
+    private static long liveHelpers() {
+        return ProcessHandle.current().children().filter(p -> p.info().command().orElse("").endsWith("pg-launch-helper")).count();
+    }
+
+    @Test
+    void runsQueuedByFourCallersOnOneChildNeverOverlap() throws Exception {
+        Path lock = dir.resolve("lock");
+        // A second child running beside the first finds the lock taken and exits 3.
+        LaunchRequest exclusive = LaunchRequest.of(List.of("/bin/sh", "-c", "mkdir " + lock + " || exit 3; sleep 0.02; rmdir " + lock));
+        long helpersBefore = liveHelpers();
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
+            List<CompletableFuture<List<Integer>>> callers = new ArrayList<>();
+            for (int caller = 0; caller < 4; caller++) {
+                callers.add(CompletableFuture.supplyAsync(() -> {
+                    List<Integer> codes = new ArrayList<>();
+                    for (int run = 0; run < 10; run++) {
+                        codes.add(launcher.launch(exclusive).exitCode());
+                    }
+                    return codes;
+                }));
+            }
+            for (CompletableFuture<List<Integer>> caller : callers) {
+                assertThat(caller.get(120, TimeUnit.SECONDS)).as("every run had the machine to itself").containsOnly(0);
+            }
+            assertThat(liveHelpers() - helpersBefore).as("one child at a time: one helper").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRunQueuedBehindAStoppedHelperFailsInsteadOfWaiting() throws Exception {
+        System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
+            // Its child stops the helper (sandbox off: nothing prevents it) and the deadline has to end it.
+            CompletableFuture<LaunchResult> stopper = CompletableFuture.supplyAsync(() -> launcher.launch(
+                    LaunchRequest.of(List.of(Fixtures.command("stop_parent"))).withWorkingDirectory(dir).withTimeout(Duration.ofSeconds(1))));
+            Thread.sleep(300);
+            long started = System.nanoTime();
+            CompletableFuture<LaunchResult> queued = CompletableFuture.supplyAsync(() -> launcher.launch(
+                    LaunchRequest.of(List.of("/bin/sh", "-c", "exit 7"))));
+            for (CompletableFuture<LaunchResult> run : List.of(stopper, queued)) {
+                assertThatThrownBy(() -> run.get(60, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                        .cause().isInstanceOf(PatchgradeException.class)
+                        .satisfies(e -> assertThat(((PatchgradeException) e).errorName()).isEqualTo("launcher_failed"));
+            }
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).as("bounded by the stopped run's deadline, not by a wait of its own")
+                    .isLessThan(Duration.ofSeconds(30));
+            assertThat(launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "exit 7"))).exitCode())
+                    .as("the next run gets a fresh helper").isEqualTo(7);
+        }
+    }
+
+    @Test
+    void heldOutputBecomesAFileOnlyWhereTheCallerKeepsIt() throws Exception {
+        LaunchRequest talk = LaunchRequest.of(List.of("/bin/sh", "-c", "echo out; echo err >&2")).holdingOutput();
+        for (boolean helper : new boolean[] {true, false}) {
+            if (!helper) {
+                System.setProperty(Launchers.MODE_PROPERTY, "direct");
+            }
+            try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
+                LaunchResult held = launcher.launch(talk);
+                Path heldOut = held.stdout().file();
+                assertThat(heldOut).as("held: readable until the caller decides").isNotNull();
+                assertThat(Files.readString(heldOut)).isEqualTo("out\n");
+                LaunchResult kept = held.keepOutputAs(dir.resolve("kept").resolve("case-1"));
+                assertThat(kept.stdout().file()).isEqualTo(dir.resolve("kept/case-1.stdout").toAbsolutePath());
+                assertThat(Files.readString(kept.stdout().file())).isEqualTo("out\n");
+                assertThat(Files.readString(kept.stderr().file())).isEqualTo("err\n");
+                assertThat(kept.stdout().sha256()).isEqualTo(held.stdout().sha256());
+                assertThatThrownBy(() -> held.keepOutputAs(dir.resolve("again"))).isInstanceOf(IllegalStateException.class);
+
+                LaunchResult other = launcher.launch(talk);
+                LaunchResult released = other.released();
+                assertThat(released.stdout().file()).as("released: names no file").isNull();
+                assertThat(released.stdout().sha256()).isEqualTo(held.stdout().sha256());
+                if (!helper) {
+                    assertThat(other.stdout().file()).as("a one-time file goes when released").doesNotExist();
+                }
+                LaunchResult plain = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "echo out")));
+                assertThat(plain.stdout().file()).as("neither kept nor held: no file named").isNull();
+            } finally {
+                System.clearProperty(Launchers.MODE_PROPERTY);
+            }
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactly("kept");
+        }
+    }
+}
