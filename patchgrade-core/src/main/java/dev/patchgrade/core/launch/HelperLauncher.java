@@ -578,8 +578,8 @@ final class HelperLauncher implements Launcher {
         }
 
         private static Map<String, String> parse(String line) {
-            Map<String, String> fields = new HashMap<>();
             String[] words = line.strip().split(" ");
+            Map<String, String> fields = new HashMap<>(words.length * 2);
             fields.put(words[0], "");
             for (int i = 1; i < words.length; i++) {
                 int eq = words[i].indexOf('=');

@@ -80,6 +80,9 @@
 #endif
 
 static int pid_file = -1;
+#define PID_LINE 12
+/* The pid file's page, shared with the file: the running target's pid is a store, not a write a run. */
+static char *pid_page;
 static int main_argc;
 static char **main_argv;
 /* With pidfds (Linux 5.3+) the helper waits for its child and the lifeline in one poll; elsewhere a
@@ -167,10 +170,12 @@ static int read_input(char *into, size_t len) {
             done += n;
             continue;
         }
-        ssize_t n = read(0, into + done, len - done);
+        /* Whatever the JVM has sent so far, in one read: a request's header and body, and often the next request. */
+        ahead_start = ahead_end = 0;
+        ssize_t n = read(0, ahead, sizeof ahead);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return 0;
-        done += (size_t)n;
+        ahead_end = (size_t)n;
     }
     return 1;
 }
@@ -1790,6 +1795,8 @@ static const char *start_zygote(char *why, size_t why_len) {
         close(report[0]);
         close(go[1]);
         if (pid_file >= 0) close(pid_file);
+        if (pid_page) munmap(pid_page, PID_LINE);
+        pid_page = NULL;
         zygote_main(sv[1], report[1], go[0], helper);
         _exit(0);
     }
@@ -1849,10 +1856,13 @@ static void reply_nostart(const char *failure) {
 }
 
 static void set_pid_file(pid_t pid) {
-    if (pid_file < 0) return;
-    char line[16];
-    int len = snprintf(line, sizeof line, "%-11d\n", (int)pid);
-    if (pwrite(pid_file, line, (size_t)len, 0) < 0) { /* the JVM only loses its last-resort cleanup */ }
+    char line[PID_LINE + 1];
+    snprintf(line, sizeof line, "%-11d\n", (int)pid);
+    if (pid_page) {
+        memcpy(pid_page, line, PID_LINE);
+    } else if (pid_file >= 0 && pwrite(pid_file, line, PID_LINE, 0) < 0) {
+        /* the JVM only loses its last-resort cleanup */
+    }
 }
 
 /* A new inode every run: a slot's file is given to each of its runs, and whatever a run set on it
@@ -2015,7 +2025,12 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P] [--ro P] [--rw P] [--cgroup]\n");
         return 2;
     }
-    pid_file = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    pid_file = open(argv[1], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (pid_file >= 0 && ftruncate(pid_file, PID_LINE) == 0) {
+        pid_page = mmap(NULL, PID_LINE, PROT_READ | PROT_WRITE, MAP_SHARED, pid_file, 0);
+        if (pid_page == MAP_FAILED) pid_page = NULL;
+    }
+    set_pid_file(0);
     int want_pidfd = 1, want_sandbox = 0, want_cgroup = 0;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--no-pidfd") == 0) want_pidfd = 0;
