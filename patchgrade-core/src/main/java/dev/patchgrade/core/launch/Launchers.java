@@ -69,8 +69,10 @@ public final class Launchers {
         if (located.binary() == null) {
             return degraded(log, scratch, located.problem(), spec, concurrency);
         }
-        String probe = probe(located.binary());
-        if (probe != null) {
+        String probe = RAN.contains(located.binary()) ? null : probe(located.binary());
+        if (probe == null) {
+            RAN.add(located.binary());
+        } else {
             return degraded(log, scratch, "the launch helper " + located.binary() + " does not run: " + probe, spec, concurrency);
         }
         return new HelperLauncher(located.binary(), scratch, GRACE, spec, log, concurrency);
@@ -88,6 +90,12 @@ public final class Launchers {
                 + ". Commands still run; those figures are reported as unavailable, and grading against them is an error.");
         return new DirectLauncher(scratch, GRACE, reason, spec.mode() == SandboxSpec.Mode.OFF ? "sandbox=off was set" : reason, concurrency);
     }
+
+    /**
+     * Helpers that answered their probe in this JVM: a later launcher starts them without asking again (a helper
+     * that stops starting fails its launcher with launcher_failed instead of degrading it).
+     */
+    private static final java.util.Set<Path> RAN = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private static String probe(Path helper) {
         try {

@@ -47,6 +47,8 @@ public final class NativeHelper {
     private static final Set<PosixFilePermission> RWX_R_X = PosixFilePermissions.fromString("rwxr-xr-x");
     private static final Set<PosixFilePermission> RW_R = PosixFilePermissions.fromString("rw-r--r--");
     private static final SecureRandom RANDOM = new SecureRandom();
+    /** Each compiler's target, asked once per JVM: every launcher a build opens would otherwise start the compiler again. */
+    private static final java.util.Map<String, String> MACHINES = new java.util.concurrent.ConcurrentHashMap<>();
 
     private NativeHelper() {}
 
@@ -76,11 +78,14 @@ public final class NativeHelper {
         if (compiler == null) {
             return new Located(null, "no C compiler found (set CC, or install cc/gcc/clang)");
         }
-        String machine;
-        try {
-            machine = BoundedCommand.output(List.of(compiler, "-dumpmachine"), null, compileTimeout).strip();
-        } catch (IOException e) {
-            return new Located(null, "the C compiler " + compiler + " does not work: " + e.getMessage());
+        String machine = MACHINES.get(compiler);
+        if (machine == null) {
+            try {
+                machine = BoundedCommand.output(List.of(compiler, "-dumpmachine"), null, compileTimeout).strip();
+            } catch (IOException e) {
+                return new Located(null, "the C compiler " + compiler + " does not work: " + e.getMessage());
+            }
+            MACHINES.put(compiler, machine);
         }
         String key = Sha256.of(concat(source, (machine + "\nstatic-first").getBytes(StandardCharsets.UTF_8))).substring(0, 16);
         Path directory = cacheRoot.resolve("helper-" + key);
