@@ -110,7 +110,9 @@ final class HelperLauncher implements Launcher {
             this.sandbox = SandboxStatus.on();
             this.helperArguments = arguments;
         } else {
-            String why = SandboxStatus.explainRefusal(reason);
+            String where = ready.get("where");
+            String why = SandboxStatus.explainRefusal(reason) + (where == null ? ""
+                    : " (it stopped in " + java.net.URLDecoder.decode(where, StandardCharsets.UTF_8) + ")");
             // Not the kernel's refusal but a view too big to make safe, maybe made so by a candidate filling a
             // writable path: falling back to no sandbox would reward that, so it stops the execution in every mode.
             if (spec.mode() == SandboxSpec.Mode.REQUIRED || SandboxStatus.isScanFailure(reason)) {

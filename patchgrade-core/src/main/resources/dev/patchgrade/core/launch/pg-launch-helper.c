@@ -1048,9 +1048,29 @@ static int set_mount_attr_fd(int fd, const char *by_path) {
 }
 
 /* Why the sandbox could not be set up: the first failing step and its errno, sent to the helper. */
+/* The directory the scan was in (the view's path, without /newroot): where it stopped, for the message. */
+static const char *scan_current;
+/* Where a failed step happened, %-encoded (no spaces): sent up with the failure, shown in the ready line. */
+static char fail_where[3 * PATH_MAX + 1];
+
+static void encode_where(const char *path) {
+    static const char hex[] = "0123456789ABCDEF";
+    size_t out = 0;
+    for (const unsigned char *c = (const unsigned char *)path; *c && out + 4 < sizeof fail_where; c++) {
+        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("/._-", *c)) {
+            fail_where[out++] = (char)*c;
+        } else {
+            fail_where[out++] = '%';
+            fail_where[out++] = hex[*c >> 4];
+            fail_where[out++] = hex[*c & 15];
+        }
+    }
+    fail_where[out] = '\0';
+}
+
 static void zygote_fail(int report_fd, const char *stage) {
-    char message[128];
-    int len = snprintf(message, sizeof message, "fail %s %d", stage, errno);
+    char message[128 + sizeof fail_where];
+    int len = snprintf(message, sizeof message, "fail %s %d %s", stage, errno, fail_where[0] ? fail_where : "-");
     if (write(report_fd, message, (size_t)len) < 0) { }
     _exit(2);
 }
@@ -1236,6 +1256,7 @@ static int scan_skips_fs(long type) {
 
 static int scan_stop(const char *why, int err) {
     scan.failure = why;
+    if (scan_current) encode_where(strncmp(scan_current, "/newroot", 8) == 0 && scan_current[8] ? scan_current + 8 : scan_current);
     errno = err;
     return -1;
 }
@@ -1253,6 +1274,7 @@ static int holds_shown_path(const char *path) {
 
 /* Walks the directory `fd` (owned, closed here) at `path` (under /newroot), covering every socket. */
 static int scan_dir(int fd, char *path, size_t len, int depth, dev_t parent_dev) {
+    scan_current = path;
     struct stat st;
     if (fstat(fd, &st) != 0) {
         close(fd);
@@ -1390,13 +1412,13 @@ static void hide_sockets_apart(int report) {
         prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
         close(result[0]);
         int failed = hide_sockets() != 0;
-        char message[160];
-        int len = snprintf(message, sizeof message, "%d %s %lld %lld %lld %lld", failed ? errno : 0, failed ? scan.failure : "-",
-                           scan.entries, scan.sockets, scan.blind, scan.elapsed_us);
+        char message[160 + sizeof fail_where];
+        int len = snprintf(message, sizeof message, "%d %s %lld %lld %lld %lld %s", failed ? errno : 0, failed ? scan.failure : "-",
+                           scan.entries, scan.sockets, scan.blind, scan.elapsed_us, failed && fail_where[0] ? fail_where : "-");
         _exit(write(result[1], message, (size_t)len) == len ? 0 : 1);
     }
     close(result[1]);
-    char message[160];
+    char message[160 + sizeof fail_where];
     ssize_t n;
     do {
         n = read(result[0], message, sizeof message - 1);
@@ -1407,10 +1429,13 @@ static void hide_sockets_apart(int report) {
     static char stage[64];
     int err = 0;
     message[n > 0 ? n : 0] = '\0';
-    if (n <= 0 || sscanf(message, "%d %63s %lld %lld %lld %lld", &err, stage, &scan.entries, &scan.sockets, &scan.blind, &scan.elapsed_us) != 6) {
+    int fields = n <= 0 ? 0 : sscanf(message, "%d %63s %lld %lld %lld %lld %3072s", &err, stage, &scan.entries, &scan.sockets, &scan.blind,
+                                     &scan.elapsed_us, fail_where);
+    if (fields < 6) {
         errno = EIO;
         zygote_fail(report, "socket_scan");
     }
+    if (fields < 7 || strcmp(fail_where, "-") == 0) fail_where[0] = '\0';
     if (err != 0) {
         errno = err;
         zygote_fail(report, stage);
@@ -1803,7 +1828,7 @@ static const char *start_zygote(char *why, size_t why_len) {
     close(sv[1]);
     close(report[1]);
     close(go[0]);
-    char answer[128] = "";
+    char answer[128 + sizeof fail_where] = "";
     ssize_t n;
     do {
         n = read(report[0], answer, sizeof answer - 1);
@@ -1832,7 +1857,7 @@ static const char *start_zygote(char *why, size_t why_len) {
     answer[n > 0 ? n : 0] = '\0';
     char stage[64] = "unknown";
     int err = 0;
-    sscanf(answer, "fail %63s %d", stage, &err);
+    if (sscanf(answer, "fail %63s %d %3072s", stage, &err, fail_where) < 3 || strcmp(fail_where, "-") == 0) fail_where[0] = '\0';
     snprintf(why, why_len, "%s:%d", stage, err);
     close(sv[0]);
     int status;
@@ -2090,7 +2115,7 @@ int main(int argc, char **argv) {
     if (want_sandbox) {
         const char *failed = start_zygote(why, sizeof why);
         if (failed) {
-            fprintf(stdout, "ready sandbox=off reason=%s cgroup=%s\n", failed, cgroup_name);
+            fprintf(stdout, "ready sandbox=off reason=%s cgroup=%s%s%s\n", failed, cgroup_name, fail_where[0] ? " where=" : "", fail_where);
         } else {
             fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s scan_entries=%lld scan_sockets=%lld scan_blind=%lld scan_us=%lld "
                     "task_clock=%d\n", cgroup_name, scan.entries, scan.sockets, scan.blind, scan.elapsed_us, task_clock_in_sandbox);

@@ -249,7 +249,13 @@ class RedTeamTest {
         try {
             SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.AUTO, List.of(), List.of(Path.of("/usr/share")), List.of(), List.of(), List.of());
             assertThatThrownBy(() -> Launchers.open(log, spec).close()).isInstanceOf(dev.patchgrade.core.PatchgradeException.class)
-                    .hasMessageContaining("unix socket").hasMessageContaining("hiddenPaths");
+                    .hasMessageContaining("unix socket").hasMessageContaining("hiddenPaths")
+                    .satisfies(e -> {
+                        // The directory it stopped in: where a user looks for the big tree to hide.
+                        java.util.regex.Matcher where = java.util.regex.Pattern.compile("it stopped in (/[^)]*)\\)").matcher(e.getMessage());
+                        assertThat(where.find()).as(e.getMessage()).isTrue();
+                        assertThat(Path.of(where.group(1))).isDirectory();
+                    });
         } finally {
             System.clearProperty(HelperLauncher.SCAN_LIMIT_PROPERTY);
         }
