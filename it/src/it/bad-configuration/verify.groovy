@@ -5,8 +5,8 @@ runs.each { run ->
     assert run.contains('BUILD FAILURE')
     assert !run.contains('NullPointerException')
 }
-assert runs[0].contains('bad_parameter: <command> has an empty <arg></arg> (argument 2 of 2); remove it, or give it a value')
-assert runs[1].contains('bad_parameter: <environment> gives variable LUA_PATH no value (an empty <LUA_PATH/> element); write <LUA_PATH>value</LUA_PATH>, or remove it')
+assert runs[0].contains('bad_parameter: <command> has an empty argument (argument 2 of 2); remove it, or give it a value')
+assert runs[1].contains('bad_parameter: <environment> gives variable LUA_PATH no value; give it one, as in <environment><LUA_PATH>value</LUA_PATH></environment>, or remove it')
 assert runs[2].contains('malformed_envelope: ' + new File(basedir, 'src/test/patchgrade/envelope.json').path
         + ': key "max_wal_ms" is not a ceiling patchgrade knows, so the limit it was meant to set would never apply; use one of [')
 assert runs[2].contains('max_wall_ms]') && runs[2].contains('(fix the spelling, or remove the key)')

@@ -118,7 +118,7 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         try {
             executeGoal();
         } catch (PatchgradeException e) {
-            throw new MojoExecutionException(e.errorName() + ": " + e.getMessage(), e);
+            throw new MojoExecutionException(e.errorName() + ": " + e.message(MavenSuggestions.INSTANCE), e);
         } catch (java.io.UncheckedIOException e) {
             // Reports or scratch files that cannot be written: the message names the file, the cause says why.
             throw new MojoExecutionException(ErrorName.WRITE_FAILED + ": " + e.getMessage() + ": " + e.getCause().getMessage()
@@ -252,7 +252,7 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         summarizeReactor();
         String reports = "see " + settings().xmlReport() + " and " + settings().jsonReport();
         if (result.error() != null) {
-            throw new MojoExecutionException(result.error().errorName() + ": " + result.error().getMessage() + " (" + reports + ")",
+            throw new MojoExecutionException(result.error().errorName() + ": " + result.error().message(MavenSuggestions.INSTANCE) + " (" + reports + ")",
                     result.error());
         }
         if (!result.failed()) {

@@ -3,6 +3,7 @@ package dev.patchgrade.maven;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.grade.Suggestions;
 
+
 /**
  * The core's settings as a Maven user gives them: a POM element, a {@code -D} user property, and a
  * command that re-runs one execution ({@code mvn patchgrade:record-digest@plain -Dpatchgrade.force=true}).
@@ -27,9 +28,14 @@ final class MavenSuggestions implements Suggestions {
         return " ";
     }
 
+    /** The POM element; a system property that no goal declares, its {@code -D} flag. */
     @Override
     public String setting(Setting setting) {
-        return "<" + setting.parameter() + ">";
+        if (setting.parameter() == null) {
+            return "-D" + setting.property();
+        }
+        // A part of a structured parameter is named by its own element: the message names the parent where it matters.
+        return "<" + setting.parameter().substring(setting.parameter().lastIndexOf('.') + 1) + ">";
     }
 
     @Override
@@ -40,7 +46,18 @@ final class MavenSuggestions implements Suggestions {
 
     @Override
     public String configured(Setting.Value value) {
-        String element = value.setting().parameter();
-        return "<" + element + ">" + value.value() + "</" + element + ">";
+        Setting setting = value.setting();
+        if (setting.parameter() == null) {
+            return once(value);
+        }
+        // A part of a structured parameter is written inside its parent's element, as the POM nests it.
+        String[] path = setting.parameter().split("\\.");
+        StringBuilder open = new StringBuilder();
+        StringBuilder close = new StringBuilder();
+        for (String element : path) {
+            open.append('<').append(element).append('>');
+            close.insert(0, "</" + element + ">");
+        }
+        return open + value.value() + close;
     }
 }

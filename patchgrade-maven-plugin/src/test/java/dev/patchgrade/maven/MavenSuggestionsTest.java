@@ -2,13 +2,31 @@ package dev.patchgrade.maven;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.patchgrade.core.ErrorName;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.digest.GoldStore;
+import dev.patchgrade.core.digest.NormalizeRule;
+import dev.patchgrade.core.digest.TimeBuckets;
+import dev.patchgrade.core.grade.CaseRunner;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.SandboxHints;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.host.Toolchain;
+import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The core names settings; Maven users read POM elements and -D flags. */
 class MavenSuggestionsTest {
     private final Suggestions maven = MavenSuggestions.INSTANCE;
+
+    @TempDir
+    Path dir;
 
     @Test
     void aRerunIsACommandThatRunsAsPrinted() {
@@ -31,5 +49,50 @@ class MavenSuggestionsTest {
         assertThat(Suggestions.PLAIN.rerun("record-digest", "plain", Setting.FORCE.is("true"))).doesNotContain("mvn", "-D")
                 .contains("record-digest", "plain", "force=true");
         assertThat(Suggestions.PLAIN.setting(Setting.parameter("command"))).doesNotContain("<");
+    }
+
+    @Test
+    void settingsWithAUserPropertyAreAnElementInThePomAndAFlagOnTheCommandLine() {
+        assertThat(maven.setting(Setting.PARALLEL)).isEqualTo("<parallel>");
+        assertThat(maven.once(Setting.PARALLEL.is("4"))).isEqualTo("-Dpatchgrade.parallel=4");
+        assertThat(maven.configured(Setting.TIME_BUCKETS.is("off"))).isEqualTo("<timeBuckets>off</timeBuckets>");
+        assertThat(maven.once(Setting.SHARD.is("2/4"))).isEqualTo("-Dpatchgrade.shard=2/4");
+    }
+
+    @Test
+    void aPartOfAStructuredParameterIsNestedAsThePomNestsIt() {
+        assertThat(maven.configured(Setting.NORMALIZE_RULE.is("basedir"))).isEqualTo("<normalize><rule>basedir</rule></normalize>");
+        assertThat(maven.setting(Setting.NORMALIZE_PATTERN)).isEqualTo("<pattern>");
+        assertThat(maven.once(Setting.parameter("environment.LUA_PATH").is("value")))
+                .isEqualTo("<environment><LUA_PATH>value</LUA_PATH></environment>");
+    }
+
+    @Test
+    void aSystemPropertyIsOnlyAFlag() {
+        assertThat(maven.setting(Setting.CACHE_DIR)).isEqualTo("-Dpatchgrade.cacheDir");
+        assertThat(maven.configured(Setting.CACHE_DIR.is("/tmp/c"))).isEqualTo("-Dpatchgrade.cacheDir=/tmp/c");
+    }
+
+    /** One message of each family the core once wrote in Maven syntax, shown to a Maven user as before. */
+    @Test
+    void coreErrorsShownByThePluginNameThePomElements() {
+        assertThat(shownByMaven(() -> CaseRunner.requireWorkers(0))).isEqualTo("<parallel> must be at least 1 (found 0)");
+        assertThat(shownByMaven(() -> Shard.parse("3/2"))).startsWith("<shard> must be K/N");
+        assertThat(shownByMaven(() -> Toolchain.identify(dir.resolve("no-such-cc").toString())))
+                .endsWith("set <compiler> to a compiler on the PATH, such as g++");
+        assertThat(shownByMaven(() -> NormalizeRule.named("home")))
+                .isEqualTo("rule name \"home\" in <normalize> is unknown; the one named rule is basedir (<normalize><rule>basedir</rule></normalize>); "
+                        + "otherwise give <pattern> and <replacement>");
+        assertThat(shownByMaven(() -> GoldStore.read(dir.resolve("none"), TimeBuckets.OFF))).endsWith("or fix the path in <gold>");
+        assertThat(shownByMaven(() -> GoalSettings.command("command", java.util.Arrays.asList("x", null))))
+                .startsWith("<command> has an empty argument (argument 2 of 2)");
+        assertThat(new PatchgradeException(ErrorName.BAD_PARAMETER, "names no setting").message(maven)).as("shown as written")
+                .isEqualTo("names no setting");
+        assertThat(SandboxHints.forStderr("/home/ci/a.so: Permission denied", List.of(Path.of("/home/ci")), maven))
+                .singleElement().asString().endsWith("add it to <readOnlyPaths>");
+    }
+
+    private String shownByMaven(Runnable failing) {
+        return catchThrowableOfType(PatchgradeException.class, failing::run).message(maven);
     }
 }

@@ -2,6 +2,7 @@ package dev.patchgrade.core.cases;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.LaunchRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -46,9 +47,9 @@ public record Case(String id, List<String> args, String stdin, String golden, in
         if (cwd != null) {
             Path directory = workingDirectory.resolve(cwd).normalize();
             if (!Files.isDirectory(directory)) {
-                throw new PatchgradeException(ErrorName.BAD_CASE, "case \"" + CasesFile.printable(id) + "\" (line " + line + "): key \"cwd\" is \""
-                        + cwd + "\", but " + directory + " is not a directory; create it, or fix \"cwd\" (it is relative to <workingDirectory> "
-                        + workingDirectory + ")");
+                throw new PatchgradeException(ErrorName.BAD_CASE, shown -> "case \"" + CasesFile.printable(id) + "\" (line " + line + "): key "
+                        + "\"cwd\" is \"" + cwd + "\", but " + directory + " is not a directory; create it, or fix \"cwd\" (it is relative to "
+                        + shown.setting(Setting.WORKING_DIRECTORY) + ", " + workingDirectory + ")");
             }
             request = request.withWorkingDirectory(directory);
         }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.TimeoutRange;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -43,7 +44,7 @@ public final class CasesFile {
             text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
                     .decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
-            throw new PatchgradeException(ErrorName.MISSING_CASES, file + ": no cases file; fix the <cases> path");
+            throw new PatchgradeException(ErrorName.MISSING_CASES, shown -> file + ": no cases file; fix the path in " + shown.setting(Setting.CASES));
         } catch (CharacterCodingException e) {
             throw new CasesFormatException(file, 0, "is not valid UTF-8; save it as UTF-8");
         } catch (IOException e) {
@@ -172,8 +173,8 @@ public final class CasesFile {
             return null;
         }
         if (!value.isNumber() || !TimeoutRange.accepts(value.asDouble())) {
-            throw new CasesFormatException(file, line, "key \"timeout_s\" must be " + TimeoutRange.describe() + " (found " + value
-                    + "); leave it out to use the goal's <timeout>");
+            throw new CasesFormatException(file, line, shown -> "key \"timeout_s\" must be " + TimeoutRange.describe() + " (found " + value
+                    + "); leave it out to use " + shown.setting(Setting.TIMEOUT) + " of the goal");
         }
         return value.asDouble();
     }
@@ -181,8 +182,8 @@ public final class CasesFile {
     private static String cwd(Path file, int line, JsonNode node) {
         String cwd = optionalText(file, line, node, "cwd");
         if (cwd != null && (cwd.isEmpty() || Path.of(cwd).isAbsolute())) {
-            throw new CasesFormatException(file, line, "key \"cwd\" must be a directory relative to <workingDirectory> (found \"" + cwd
-                    + "\"), so the cases file works in any checkout");
+            throw new CasesFormatException(file, line, shown -> "key \"cwd\" must be a directory relative to " + shown.setting(Setting.WORKING_DIRECTORY)
+                    + " (found \"" + cwd + "\"), so the cases file works in any checkout");
         }
         return cwd;
     }

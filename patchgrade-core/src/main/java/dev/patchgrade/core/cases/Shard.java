@@ -1,8 +1,8 @@
 package dev.patchgrade.core.cases;
 
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.hashing.Sha256;
 
-import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -30,7 +30,7 @@ public record Shard(int index, int count) {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<shard> (patchgrade.shard) must be K/N with 1 <= K <= N, e.g. 2/4 (found \"" + text + "\")");
+        throw PatchgradeException.badParameter(Setting.SHARD, "must be K/N with 1 <= K <= N, e.g. 2/4 (found \"" + text + "\")");
     }
 
     public boolean all() {

@@ -1,7 +1,7 @@
 package dev.patchgrade.core.classify;
 
-import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -61,8 +61,8 @@ public final class Comparison {
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<comparison> must be trim, exact, ulp:<n> (n >= 0) or abs:<eps> (eps >= 0), "
-                + "e.g. ulp:4 or abs:1e-9 (found \"" + value + "\")");
+        throw PatchgradeException.badParameter(Setting.COMPARISON, "must be trim, exact, ulp:N (N >= 0) or abs:EPS (EPS >= 0), e.g. ulp:4 "
+                + "or abs:1e-9 (found \"" + value + "\")");
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.patchgrade.core.classify;
 
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.grade.Suggestions;
 import dev.patchgrade.core.hashing.Sha256;
 
 import dev.patchgrade.core.ErrorName;
@@ -25,7 +27,7 @@ public final class ReferenceSidecar {
 
     /** The digest recorded in the sidecar, lower case. */
     public static String read(Path sidecar) {
-        return read(sidecar, "mvn patchgrade:freeze-reference@<executionId> -Dpatchgrade.force=true");
+        return read(sidecar, Suggestions.PLAIN.rerun("freeze-reference", Suggestions.SOME_EXECUTION, Setting.FORCE.is("true")));
     }
 
     /**

@@ -124,7 +124,7 @@ public final class ThreeColumnGoal {
 
     static Path referenceExecutable(GoalSettings settings, List<String> reference) {
         if (reference == null || reference.isEmpty()) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<reference> is required: the frozen reference binary, executable first");
+            throw PatchgradeException.badParameter(Setting.REFERENCE, "is required: the frozen reference binary, executable first");
         }
         ExecutableCheck.Resolution resolution = ExecutableCheck.resolve(reference.get(0), settings.workingDirectory(),
                 ChildEnvironment.pinned(settings.environment()));

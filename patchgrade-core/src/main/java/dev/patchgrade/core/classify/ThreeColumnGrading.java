@@ -9,6 +9,7 @@ import dev.patchgrade.core.classify.ThreeColumnGoal.Options;
 import dev.patchgrade.core.digest.SafeNames;
 import dev.patchgrade.core.grade.CaseGrading;
 import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.CapturedStream;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
@@ -46,13 +47,13 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     @Override
     protected void validate() {
         if (options.reference() == null || options.reference().isEmpty()) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<reference> is required: the frozen reference binary, executable first");
+            throw PatchgradeException.badParameter(Setting.REFERENCE, "is required: the frozen reference binary, executable first");
         }
         if (options.candidate() == null || options.candidate().isEmpty()) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<candidate> is required: the binary built from the patch, executable first");
+            throw PatchgradeException.badParameter(Setting.CANDIDATE, "is required: the binary built from the patch, executable first");
         }
         if (options.timeoutSeconds() <= 0) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
+            throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
         }
         referenceBinary = ThreeColumnGoal.referenceExecutable(settings, options.reference());
     }

@@ -106,7 +106,7 @@ final class ThreeColumnReport implements RowReport<Row> {
                 + "\ncandidate (" + row.candidate().outcome() + "):\n" + row.candidate().stdout().excerpt()
                 + "\ngolden:\n" + row.testCase().golden()
                 + "\nfull streams: " + row.reference().stdout().file() + ", " + row.candidate().stdout().file()
-                + settings.facts().hintText(row.reference().stderr().excerpt() + "\n" + row.candidate().stderr().excerpt(), log)
+                + settings.facts().hintText(row.reference().stderr().excerpt() + "\n" + row.candidate().stderr().excerpt(), log, settings.suggestions())
                 + "\n";
         return CaseOutcome.failed(row.testCase().id(), seconds, row.pattern().wireName(), ThreeColumnText.message(row), details, out, err).keeping(files);
     }

@@ -1,7 +1,7 @@
 package dev.patchgrade.core.count;
 
-import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
 import java.util.Locale;
 
 /** The {@code instructionCounter} setting: which counter measures {@code max_instructions}. */
@@ -16,7 +16,7 @@ public enum CounterMode {
         try {
             return valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<instructionCounter> must be auto, perf, valgrind or none (found \"" + value + "\")");
+            throw PatchgradeException.badParameter(Setting.INSTRUCTION_COUNTER, "must be auto, perf, valgrind or none (found \"" + value + "\")");
         }
     }
 

@@ -1,11 +1,11 @@
 package dev.patchgrade.core.digest;
 
-import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.Setting;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -27,8 +27,7 @@ public final class DigestGoal {
         public Options {
             normalize = normalize == null ? List.of() : List.copyOf(normalize);
             if (goldExcerptBytes < 0) {
-                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<goldExcerptBytes> (patchgrade.goldExcerptBytes) must be 0 (no excerpts) or "
-                        + "more (found " + goldExcerptBytes + ")");
+                throw PatchgradeException.badParameter(Setting.GOLD_EXCERPT_BYTES, "must be 0 (no excerpts) or more (found " + goldExcerptBytes + ")");
             }
         }
 
@@ -168,17 +167,17 @@ public final class DigestGoal {
 
     static void validate(Options options) {
         if (options.command() == null || options.command().isEmpty()) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<command> is required: the binary to run for every case, executable first");
+            throw PatchgradeException.badParameter(Setting.COMMAND, "is required: the binary to run for every case, executable first");
         }
         if (options.timeoutSeconds() <= 0) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeout> must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
+            throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
         }
         if (options.timeSamples() < 1) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeSamples> must be at least 1 (found " + options.timeSamples() + ")");
+            throw PatchgradeException.badParameter(Setting.TIME_SAMPLES, "must be at least 1 (found " + options.timeSamples() + ")");
         }
         TimeBuckets.checkSlack(options.timeBucketSlack());
         if (options.timeBucketReruns() < 0) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeBucketReruns> must not be negative (found " + options.timeBucketReruns() + ")");
+            throw PatchgradeException.badParameter(Setting.TIME_BUCKET_RERUNS, "must not be negative (found " + options.timeBucketReruns() + ")");
         }
     }
 

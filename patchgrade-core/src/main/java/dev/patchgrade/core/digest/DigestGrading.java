@@ -8,6 +8,7 @@ import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.digest.DigestGoal.Options;
 import dev.patchgrade.core.grade.CaseGrading;
 import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
@@ -70,7 +71,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     protected List<Case> prepare(GradeLog log) {
         log.info("digest " + settings.executionId() + ": cases " + options.cases() + ", gold " + options.gold());
         List<Case> cases = CasesFile.read(options.cases(), false);
-        gold = GoldStore.read(options.gold(), options.buckets(), rerecord());
+        gold = GoldStore.read(options.gold(), options.buckets(), settings.rerun("record-digest"), rerecord());
         checkCaseSet(cases);
         checkToolchain(log);
         if (!gold.normalize().equals(options.normalize())) {
@@ -128,16 +129,18 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         String current = DigestRecording.toolchain(options);
         if (gold.toolchain() == null) {
             log.warn(options.gold() + " records no toolchain, so a compiler change cannot be told from a behaviour change; record with "
-                    + "<compiler> set to pin it");
+                    + settings.suggestions().setting(Setting.COMPILER) + " set to pin it");
             return;
         }
         if (current == null) {
-            log.warn(options.gold() + " was recorded with \"" + gold.toolchain() + "\" but no <compiler> is configured here to compare with");
+            log.warn(options.gold() + " was recorded with \"" + gold.toolchain() + "\" but no " + settings.suggestions().setting(Setting.COMPILER)
+                    + " is configured here to compare with");
             return;
         }
         if (!current.equals(gold.toolchain())) {
-            throw new PatchgradeException(ErrorName.TOOLCHAIN_DRIFT, options.gold() + " was recorded with \"" + gold.toolchain() + "\" but <compiler> "
-                    + options.compiler() + " is \"" + current + "\". A compiler change churns hashes that have nothing to do with the patch, "
+            throw new PatchgradeException(ErrorName.TOOLCHAIN_DRIFT, options.gold() + " was recorded with \"" + gold.toolchain() + "\" but "
+                    + settings.suggestions().setting(Setting.COMPILER) + " " + options.compiler() + " is \"" + current + "\". A compiler change "
+                    + "churns hashes that have nothing to do with the patch, "
                     + "so nothing was graded: build with the recorded compiler, or re-record the gold with this one and commit it");
         }
     }

@@ -96,7 +96,8 @@ final class DigestRecording {
         if (!naming.isEmpty()) {
             log.warn("the recorded output of " + naming.size() + " case(s) contains the project's absolute path " + basedir + ": "
                     + listed(naming) + ". These digests will drift when the project is checked out elsewhere. Add the rule "
-                    + "<normalize><rule>basedir</rule></normalize> (it writes ${basedir} in place of the path), or run the command with "
+                    + options.settings().suggestions().configured(Setting.NORMALIZE_RULE.is(NormalizeRule.BASEDIR))
+                    + " (it writes ${basedir} in place of the path), or run the command with "
                     + "relative paths, then re-record with `" + options.settings().rerecord("record-digest") + "`");
         }
     }

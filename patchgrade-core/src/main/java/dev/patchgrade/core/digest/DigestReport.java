@@ -104,7 +104,7 @@ final class DigestReport implements RowReport<Row> {
                 + "\ncandidate: " + GoldStore.json(row.candidate(), null, List.of())
                 + "\nargs: " + row.testCase().args()
                 + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "")
-                + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log) : "")
+                + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log, settings.suggestions()) : "")
                 + "\nif the new behaviour is intended: " + settings.rerecord("record-digest")
                 + ", and commit the gold with the change\n";
         return CaseOutcome.failed(row.testCase().id(), seconds, row.worst().wireName(), message(row), details, out, err).keeping(kept);

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.grade.Suggestions;
 import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.JsonReports;
 import java.io.IOException;
@@ -47,14 +49,18 @@ public final class GoldStore {
     }
 
     public static Gold read(Path directory, TimeBuckets buckets) {
-        return read(directory, buckets, "mvn patchgrade:record-digest@<executionId> -Dpatchgrade.force=true");
+        return read(directory, buckets, Suggestions.PLAIN.rerun("record-digest", Suggestions.SOME_EXECUTION),
+                Suggestions.PLAIN.rerun("record-digest", Suggestions.SOME_EXECUTION, Setting.FORCE.is("true")));
     }
 
-    /** @param rerecord the command that re-records the directory, as messages should print it */
-    public static Gold read(Path directory, TimeBuckets buckets, String rerecord) {
+    /**
+     * @param record the command that records the directory where there is none, as messages should print it
+     * @param rerecord the command that records it over the one there
+     */
+    public static Gold read(Path directory, TimeBuckets buckets, String record, String rerecord) {
         if (!Files.isDirectory(directory)) {
-            throw new PatchgradeException(ErrorName.MISSING_GOLD, directory + ": no gold directory. Record one from a known-good build with "
-                    + "`" + rerecord.replace(" -Dpatchgrade.force=true", "") + "` and commit it, or fix the <gold> path");
+            throw new PatchgradeException(ErrorName.MISSING_GOLD, shown -> directory + ": no gold directory. Record one from a known-good build "
+                    + "with `" + record + "` and commit it, or fix the path in " + shown.setting(Setting.GOLD));
         }
         List<Path> files;
         try (Stream<Path> list = Files.list(directory)) {
@@ -127,13 +133,16 @@ public final class GoldStore {
         Long millis = null;
         if (buckets.enabled()) {
             if (node.get("time_bucket") == null) {
-                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"time_bucket\" is missing (was the gold recorded with "
-                        + "<timeBuckets>off</timeBuckets>?); grade with timeBuckets=off too, or re-record with time buckets");
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, shown -> file + ": key \"time_bucket\" is missing (was the gold recorded "
+                        + "with " + shown.configured(Setting.TIME_BUCKETS.is("off")) + "?); grade with " + shown.once(Setting.TIME_BUCKETS.is("off"))
+                        + " too, or re-record with time buckets");
             }
             bucket = text(file, node, "time_bucket");
             if (!buckets.knows(bucket)) {
-                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"time_bucket\" is \"" + bucket + "\", not one of the buckets "
-                        + buckets.names() + " of <timeBuckets>; set <timeBuckets> to the cutoffs the gold was recorded with");
+                String unknown = bucket;
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, shown -> file + ": key \"time_bucket\" is \"" + unknown + "\", not one of "
+                        + "the buckets " + buckets.names() + " of " + shown.setting(Setting.TIME_BUCKETS) + "; set it to the cutoffs the gold "
+                        + "was recorded with");
             }
             JsonNode time = node.get("time_ms");
             if (time != null && !time.isNull() && (!time.isIntegralNumber() || !time.canConvertToLong() || time.asLong() < 0)) {

@@ -2,6 +2,7 @@ package dev.patchgrade.core.digest;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -22,19 +23,21 @@ public record NormalizeRule(String pattern, String replacement, String name) {
     public NormalizeRule {
         if (name != null) {
             if (!name.equals(BASEDIR)) {
-                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<normalize> rule name \"" + name + "\" is unknown; the one named rule is "
-                        + "basedir (<rule>basedir</rule>); otherwise give <pattern> and <replacement>");
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> "rule name \"" + name + "\" in " + shown.setting(Setting.NORMALIZE)
+                        + " is unknown; the one named rule is basedir (" + shown.configured(Setting.NORMALIZE_RULE.is(BASEDIR)) + "); otherwise give "
+                        + shown.setting(Setting.NORMALIZE_PATTERN) + " and " + shown.setting(Setting.NORMALIZE_REPLACEMENT));
             }
         } else {
             if (pattern == null || pattern.isEmpty()) {
-                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<normalize> rule without a <pattern>; give a regular expression, "
-                        + "or the rule name basedir");
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> shown.setting(Setting.NORMALIZE_PATTERN) + " is missing from a rule of "
+                        + shown.setting(Setting.NORMALIZE) + "; give a regular expression, or the rule name basedir");
             }
             try {
                 Pattern.compile(pattern);
             } catch (PatternSyntaxException e) {
-                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<normalize> pattern \"" + pattern + "\" is not a valid regular expression: "
-                        + e.getDescription());
+                String problem = e.getDescription();
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> "pattern \"" + pattern + "\" in " + shown.setting(Setting.NORMALIZE)
+                        + " is not a valid regular expression: " + problem);
             }
         }
         replacement = replacement == null ? "" : replacement;

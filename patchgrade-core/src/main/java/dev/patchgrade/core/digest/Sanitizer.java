@@ -2,6 +2,7 @@ package dev.patchgrade.core.digest;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
 import java.util.Arrays;
 import java.util.Locale;
 
@@ -22,7 +23,8 @@ public enum Sanitizer {
     public static Sanitizer parse(String value) {
         String wanted = value == null ? "" : value.strip().toLowerCase(Locale.ROOT).replace("ubsan+asan", "asan+ubsan");
         return Arrays.stream(values()).filter(s -> s.wireName.equals(wanted)).findFirst()
-                .orElseThrow(() -> new PatchgradeException(ErrorName.BAD_PARAMETER, "<sanitizer> (patchgrade.sanitizer) must be none, ubsan, asan or "
-                        + "asan+ubsan (found \"" + value + "\"); give what the binary of <command> was built with"));
+                .orElseThrow(() -> new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> shown.setting(Setting.SANITIZER) + " must be none, "
+                        + "ubsan, asan or asan+ubsan (found \"" + value + "\"); give what the binary of " + shown.setting(Setting.COMMAND)
+                        + " was built with"));
     }
 }

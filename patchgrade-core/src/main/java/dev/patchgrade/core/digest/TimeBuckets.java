@@ -1,7 +1,7 @@
 package dev.patchgrade.core.digest;
 
-import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,7 +51,7 @@ public final class TimeBuckets {
     }
 
     private static PatchgradeException bad(String text) {
-        return new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeBuckets> must be increasing positive millisecond cutoffs separated by commas, "
+        return PatchgradeException.badParameter(Setting.TIME_BUCKETS, "must be increasing positive millisecond cutoffs separated by commas, "
                 + "e.g. 50,500,5000, or off (found \"" + text + "\")");
     }
 
@@ -110,7 +110,7 @@ public final class TimeBuckets {
     /** Checks a {@code timeBucketSlack} value. */
     public static double checkSlack(double slack) {
         if (!(slack >= 1.0) || Double.isInfinite(slack)) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeBucketSlack> must be a factor of at least 1 (found " + slack
+            throw PatchgradeException.badParameter(Setting.TIME_BUCKET_SLACK, "must be a factor of at least 1 (found " + slack
                     + "); 1 grades the buckets exactly, 2 (the default) widens lt_500ms to 25-1,000 ms");
         }
         return slack;

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.grade.Suggestions;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.launch.TimeoutRange;
 import java.io.IOException;
@@ -32,7 +34,7 @@ import java.util.stream.Collectors;
 public final class EnvelopeFile {
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     /** The recording command where the caller does not know its execution. */
-    private static final String RECORD = "mvn patchgrade:record-envelope@<executionId>";
+    private static final String RECORD = Suggestions.PLAIN.rerun("record-envelope", Suggestions.SOME_EXECUTION);
     private static final Set<String> OTHER_KEYS = Set.of("cmd", "timeout_s", "notes", "host", "toolchain", "measured", "slack",
             "instruction_counter");
 
@@ -51,8 +53,8 @@ public final class EnvelopeFile {
         try {
             bytes = Files.readAllBytes(file);
         } catch (NoSuchFileException e) {
-            throw new PatchgradeException(ErrorName.MISSING_ENVELOPE, file + ": no envelope file. Record one on a known-good build with "
-                    + "`" + record + "` and commit it, or fix the <envelope> path");
+            throw new PatchgradeException(ErrorName.MISSING_ENVELOPE, shown -> file + ": no envelope file. Record one on a known-good build "
+                    + "with `" + record + "` and commit it, or fix the path in " + shown.setting(Setting.ENVELOPE));
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.MISSING_ENVELOPE, file + ": cannot read the envelope (" + e.getMessage() + ")");
         }

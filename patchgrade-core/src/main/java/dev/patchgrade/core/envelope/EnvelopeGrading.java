@@ -1,5 +1,6 @@
 package dev.patchgrade.core.envelope;
 
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.hashing.Sha256;
 
 import dev.patchgrade.core.ErrorName;
@@ -11,7 +12,6 @@ import dev.patchgrade.core.count.InstructionCounters;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
-import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
@@ -58,16 +58,18 @@ final class EnvelopeGrading {
         Envelope envelope = EnvelopeFile.read(options.envelope(), log, settings.rerun("record-envelope"));
         List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
         if (command.isEmpty()) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "no command to grade: set <command> in the POM or \"cmd\" in " + options.envelope());
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "no command to grade: set " + settings.suggestions().setting(Setting.COMMAND)
+                    + " or \"cmd\" in " + options.envelope());
         }
         String caseName = EnvelopeGoal.display(command);
         if (options.runs() < 1) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<runs> must be at least 1 (found " + options.runs() + ")");
+            throw PatchgradeException.badParameter(Setting.RUNS, "must be at least 1 (found " + options.runs() + ")");
         }
         String expectedSha = null;
         if (options.expectStdout() != null) {
             if (!Files.isRegularFile(options.expectStdout())) {
-                throw new PatchgradeException(ErrorName.MISSING_EXPECTED_STDOUT, options.expectStdout() + ": no such file; fix <expectStdout> or record the known-good stdout there");
+                throw new PatchgradeException(ErrorName.MISSING_EXPECTED_STDOUT, options.expectStdout() + ": no such file; fix "
+                        + settings.suggestions().setting(Setting.EXPECT_STDOUT) + " or record the known-good stdout there");
             }
             expectedSha = Sha256.of(Files.readAllBytes(options.expectStdout()));
         }

@@ -39,11 +39,12 @@ final class EnvelopeRecorder {
                     + "commit as the patch that changed the cost");
         }
         if (options.command() == null || options.command().isEmpty()) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "record-envelope needs <command>: the known-good binary and its arguments");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> "record-envelope needs " + shown.setting(Setting.COMMAND)
+                    + ": the known-good binary and its arguments");
         }
         if (options.timeoutSeconds() <= 0 || options.runs() < 1) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<timeout> must be positive and <runs> at least 1 (found "
-                    + options.timeoutSeconds() + " and " + options.runs() + ")");
+            throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> shown.setting(Setting.TIMEOUT) + " must be positive and "
+                    + shown.setting(Setting.RUNS) + " at least 1 (found " + options.timeoutSeconds() + " and " + options.runs() + ")");
         }
         log.info("record-envelope " + options.settings().executionId() + ": writing envelope " + file);
         String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
@@ -95,9 +96,9 @@ final class EnvelopeRecorder {
         }
         log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", options.command()) + " on " + host.className() + ":");
         table.lines().forEach(log::info);
-        log.info(String.format(Locale.ROOT, "timeout_s = %d s: the larger of <timeout> (%d s) and 10x the slowest run (%.3f s), rounded up"
-                + " to whole seconds, so that a loaded machine does not turn a good run into a timeout", timeout, options.timeoutSeconds(),
-                slowest / 1000.0));
+        log.info(String.format(Locale.ROOT, "timeout_s = %d s: the larger of %s (%d s) and 10x the slowest run (%.3f s), rounded up"
+                + " to whole seconds, so that a loaded machine does not turn a good run into a timeout", timeout,
+                options.settings().suggestions().setting(Setting.TIMEOUT), options.timeoutSeconds(), slowest / 1000.0));
         return recording;
     }
 

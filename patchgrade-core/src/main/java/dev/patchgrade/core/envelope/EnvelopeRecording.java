@@ -3,6 +3,7 @@ package dev.patchgrade.core.envelope;
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.count.InstructionCount;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.HostInfo;
 import java.util.EnumMap;
 import java.util.List;
@@ -25,9 +26,9 @@ public record EnvelopeRecording(
         for (int i = 0; i < runs.size(); i++) {
             EnvelopeRun run = runs.get(i);
             if (!run.clean()) {
-                throw new PatchgradeException(ErrorName.BASELINE_FAILED, "the known-good command " + String.join(" ", cmd)
-                        + " did not finish cleanly in run " + (i + 1) + " (" + describe(run) + "); an envelope is recorded only from a run "
-                        + "that exits 0 within the timeout. Fix the command or raise <timeout>");
+                String failure = "the known-good command " + String.join(" ", cmd) + " did not finish cleanly in run " + (i + 1) + " (" + describe(run)
+                        + "); an envelope is recorded only from a run that exits 0 within the timeout. Fix the command or raise ";
+                throw new PatchgradeException(ErrorName.BASELINE_FAILED, shown -> failure + shown.setting(Setting.TIMEOUT));
             }
             if (run.maxRssKb() == null || run.userMicros() == null) {
                 throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, "peak RSS and user CPU cannot be measured on this machine"
@@ -64,7 +65,7 @@ public record EnvelopeRecording(
      */
     public EnvelopeRecording withInstructions(InstructionCount count, int slackPercent) {
         if (slackPercent < 0) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<instructionSlackPercent> must not be negative (found " + slackPercent + ")");
+            throw PatchgradeException.badParameter(Setting.INSTRUCTION_SLACK_PERCENT, "must not be negative (found " + slackPercent + ")");
         }
         Map<Ceiling, Long> newCeilings = new EnumMap<>(ceilings);
         newCeilings.put(Ceiling.INSTRUCTIONS, Slack.apply(count.value(), slackPercent, 0));

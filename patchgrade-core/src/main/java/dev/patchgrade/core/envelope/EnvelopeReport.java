@@ -44,7 +44,8 @@ final class EnvelopeReport {
     static void writeReports(GoalSettings settings, Shard shard, String caseName, List<String> command, Envelope envelope,
             EnvelopeVerdict verdict, InstructionCount count, double seconds, GradeLog log) {
         EnvelopeRun first = verdict.runs().get(0);
-        String details = detailText(verdict, envelope, settings) + (verdict.accepted() ? "" : settings.facts().hintText(first.stderrExcerpt(), log));
+        String details = detailText(verdict, envelope, settings) + (verdict.accepted() ? "" : settings.facts().hintText(first.stderrExcerpt(), log,
+                settings.suggestions()));
         CaseOutcome test = verdict.accepted()
                 ? CaseOutcome.passed(caseName, seconds, first.stdoutExcerpt(), first.stderrExcerpt())
                 : CaseOutcome.failed(caseName, seconds, verdict.reasons().get(0), failureMessage(verdict, envelope), details,

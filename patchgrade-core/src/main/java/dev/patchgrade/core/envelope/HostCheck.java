@@ -13,8 +13,8 @@ public enum HostCheck {
         try {
             return valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw new dev.patchgrade.core.PatchgradeException(dev.patchgrade.core.ErrorName.BAD_PARAMETER,
-                    "<hostCheck> must be fail, warn or ignore (found \"" + value + "\")");
+            throw dev.patchgrade.core.PatchgradeException.badParameter(dev.patchgrade.core.grade.Setting.HOST_CHECK,
+                    "must be fail, warn or ignore (found \"" + value + "\")");
         }
     }
 

@@ -36,7 +36,7 @@ public final class CaseRunner {
     /** @throws PatchgradeException {@code bad_parameter} unless {@code parallel} is at least 1 */
     public static void requireWorkers(int parallel) {
         if (parallel < 1) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<parallel> must be at least 1 (found " + parallel + ")");
+            throw PatchgradeException.badParameter(Setting.PARALLEL, "must be at least 1 (found " + parallel + ")");
         }
     }
 

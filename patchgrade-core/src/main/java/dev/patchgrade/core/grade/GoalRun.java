@@ -48,10 +48,11 @@ public final class GoalRun {
     /** A setup error still leaves both reports, so Jenkins shows it. */
     public static void writeError(GoalSettings settings, String caseName, PatchgradeException error, Map<String, Object> jsonHead) {
         Map<String, Object> json = new LinkedHashMap<>(jsonHead);
-        json.put("error", Map.of("type", error.errorName(), "message", error.getMessage()));
+        String message = error.message(settings.suggestions());
+        json.put("error", Map.of("type", error.errorName(), "message", message));
         json.put("sandbox", sandboxJson(settings));
         try (ExecutionReport report = openReport(settings, settings.className(), null)) {
-            report.add(CaseOutcome.error(caseName, error.errorName(), error.getMessage(), error.getMessage()), null);
+            report.add(CaseOutcome.error(caseName, error.errorName(), message, message), null);
             finish(settings, report, 0, json);
         }
     }

@@ -47,8 +47,9 @@ public record GoalSettings(
         if (environment != null) {
             environment.forEach((name, value) -> {
                 if (value == null) {
-                    throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<environment> gives variable " + name + " no value (an empty <" + name + "/> "
-                            + "element); write <" + name + ">value</" + name + ">, or remove it");
+                    throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> shown.setting(Setting.ENVIRONMENT) + " gives variable " + name
+                            + " no value; give it one, as in " + shown.configured(Setting.parameter("environment." + name).is("value"))
+                            + ", or remove it");
                 }
             });
         }
@@ -93,7 +94,7 @@ public record GoalSettings(
     /** The same, running at most {@code concurrency} children at once however many threads launch through it. */
     public Launcher openLauncher(GradeLog log, List<Path> ownOracles, List<Path> executables, int concurrency) {
         SandboxSpec spec = sandboxSpec(ownOracles, executables);
-        Launcher launcher = Launchers.open(log, spec, concurrency);
+        Launcher launcher = Launchers.open(log, spec, concurrency, suggestions);
         facts.observe(launcher, spec);
         facts.warnCpuLimitation(log);
         return launcher;
@@ -213,8 +214,9 @@ public record GoalSettings(
         }
         for (int i = 0; i < values.size(); i++) {
             if (values.get(i) == null || values.get(i).isEmpty()) {
-                throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<" + parameter + "> has an empty <arg></arg> (argument " + (i + 1) + " of "
-                        + values.size() + "); remove it, or give it a value: Maven cannot pass an empty argument on");
+                String which = "argument " + (i + 1) + " of " + values.size();
+                throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> shown.setting(Setting.parameter(parameter)) + " has an empty argument ("
+                        + which + "); remove it, or give it a value: the build tool cannot pass an empty argument on");
             }
         }
         return List.copyOf(values);

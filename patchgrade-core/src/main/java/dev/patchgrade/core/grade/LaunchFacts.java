@@ -55,14 +55,14 @@ public final class LaunchFacts {
     }
 
     /** Hints for a failing run whose stderr shows the sandbox refused it something; none without the sandbox. */
-    public java.util.List<String> hints(String stderr) {
-        return sandbox().active() ? SandboxHints.forStderr(stderr, java.util.List.copyOf(hidden)) : java.util.List.of();
+    public java.util.List<String> hints(String stderr, Suggestions shown) {
+        return sandbox().active() ? SandboxHints.forStderr(stderr, java.util.List.copyOf(hidden), shown) : java.util.List.of();
     }
 
     /** The hints, appended to a failure's details, and each logged once per execution as a warning. */
-    public String hintText(String stderr, dev.patchgrade.core.GradeLog log) {
+    public String hintText(String stderr, dev.patchgrade.core.GradeLog log, Suggestions shown) {
         StringBuilder text = new StringBuilder();
-        for (String hint : hints(stderr)) {
+        for (String hint : hints(stderr, shown)) {
             text.append("\nhint: ").append(hint);
             if (hintsLogged.add(hint)) {
                 log.warn(hint);

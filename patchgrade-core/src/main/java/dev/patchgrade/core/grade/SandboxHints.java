@@ -25,8 +25,9 @@ public final class SandboxHints {
      * One line per refused path (at most three): which path, what the sandbox did, and the setting.
      *
      * @param hidden the paths the sandbox hid (a refused path under one of them was hidden, not missing)
+     * @param shown how the settings that allow it are named
      */
-    public static List<String> forStderr(String stderr, List<Path> hidden) {
+    public static List<String> forStderr(String stderr, List<Path> hidden, Suggestions shown) {
         if (stderr == null || stderr.isEmpty()) {
             return List.of();
         }
@@ -37,10 +38,10 @@ public final class SandboxHints {
             String error = matcher.group(2);
             if (error.equals("Read-only file system")) {
                 hints.add("the sandbox refused a write to " + path + " (the host is read-only there; each run has its own empty /tmp). "
-                        + "If the program must write there, add the directory to <writablePaths>");
+                        + "If the program must write there, add the directory to " + shown.setting(Setting.WRITABLE_PATHS));
             } else if (underAny(path, hidden)) {
                 hints.add("the sandbox hid " + path + " (" + error + "): it lies under a hidden path. If the program may read it, add it "
-                        + "to <readOnlyPaths>");
+                        + "to " + shown.setting(Setting.READ_ONLY_PATHS));
             }
         }
         return new ArrayList<>(hints);

@@ -9,6 +9,9 @@ import java.util.stream.Stream;
  * setting, the plugin says which POM element and which {@code -D} flag.
  */
 public interface Suggestions {
+    /** Stands for the execution id in a command shown by a caller that does not know it. */
+    String SOME_EXECUTION = "ID";
+
     /** A command that runs {@code goal} again for this execution with these settings. */
     default String rerun(String goal, String executionId, Setting.Value... values) {
         String given = Stream.of(values).map(this::once).collect(Collectors.joining(separator()));
@@ -51,12 +54,12 @@ public interface Suggestions {
 
         @Override
         public String setting(Setting setting) {
-            return "the " + setting.parameter() + " setting";
+            return setting.parameter() == null ? "the system property " + setting.property() : "the " + setting.name() + " setting";
         }
 
         @Override
         public String once(Setting.Value value) {
-            return value.setting().parameter() + "=" + value.value();
+            return value.setting().name() + "=" + value.value();
         }
 
         @Override

@@ -2,6 +2,7 @@ package dev.patchgrade.core.host;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -21,12 +22,13 @@ public final class Toolchain {
         try {
             outcome = BoundedCommand.run(List.of(compiler, "--version"), null, timeout);
         } catch (IOException e) {
-            throw new PatchgradeException(ErrorName.TOOLCHAIN_UNAVAILABLE, "cannot run `" + compiler + " --version` (" + e.getMessage()
-                    + "); set <compiler> to a compiler on the PATH, such as g++", e);
+            throw new PatchgradeException(ErrorName.TOOLCHAIN_UNAVAILABLE, shown -> "cannot run `" + compiler + " --version` (" + e.getMessage()
+                    + "); set " + shown.setting(Setting.COMPILER) + " to a compiler on the PATH, such as g++", e);
         }
         if (outcome.exitCode() != 0) {
-            throw new PatchgradeException(ErrorName.TOOLCHAIN_UNAVAILABLE, "`" + compiler + " --version` exited "
-                    + outcome.exitCode() + "; check the <compiler> parameter");
+            int exit = outcome.exitCode();
+            throw new PatchgradeException(ErrorName.TOOLCHAIN_UNAVAILABLE, shown -> "`" + compiler + " --version` exited " + exit + "; check "
+                    + shown.setting(Setting.COMPILER));
         }
         return outcome.output().lines().findFirst().orElse("").strip();
     }

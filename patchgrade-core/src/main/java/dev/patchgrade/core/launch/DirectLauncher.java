@@ -136,9 +136,10 @@ final class DirectLauncher implements Launcher {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         RUNNING.remove(process.pid());
         int leftovers = ownSession ? killAdoptedOrphans() : 0;
-        // The JDK reports death by signal N as 128+N, indistinguishable from exit(128+N): keep the code.
+        // The JDK reports death by signal N as 128+N, indistinguishable from exit(128+N): keep the code. A run stopped at
+        // the cap is reported killed by SIGXFSZ, as under the helper, where RLIMIT_FSIZE stops it, so reports read alike.
         return files.finish(request, timedOut ? null : process.exitValue(), overLimit ? "SIGXFSZ" : null, null,
-                timedOut, Usage.UNAVAILABLE, wallMicros, leftovers, () -> { });
+                timedOut, overLimit, Usage.UNAVAILABLE, wallMicros, leftovers, () -> { });
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.patchgrade.core.launch;
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.grade.Suggestions;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -61,6 +63,8 @@ final class HelperLauncher implements Launcher {
     private final boolean taskClock;
     private final String socketScan;
     private final int concurrency;
+    /** How messages name the settings that fix what they report. */
+    private final Suggestions shown;
     /** The live helpers, guarded by itself. */
     private final List<HelperProcess> all = new ArrayList<>();
     private final AtomicLong helpers = new AtomicLong();
@@ -71,12 +75,14 @@ final class HelperLauncher implements Launcher {
      * Starts the first helper at once, so the sandbox's availability is known before anything runs.
      *
      * @param concurrency how many children may run at once (one helper each)
+     * @param shown how messages name settings
      * @throws PatchgradeException {@code sandbox_unavailable} when the sandbox is required but refused
      */
-    HelperLauncher(Path helperBinary, Path scratch, Duration grace, SandboxSpec spec, GradeLog log, int concurrency) {
+    HelperLauncher(Path helperBinary, Path scratch, Duration grace, SandboxSpec spec, GradeLog log, int concurrency, Suggestions shown) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency " + concurrency);
         }
+        this.shown = shown;
         this.concurrency = concurrency;
         this.helperBinary = helperBinary;
         this.scratch = scratch;
@@ -111,7 +117,7 @@ final class HelperLauncher implements Launcher {
             this.helperArguments = arguments;
         } else {
             String where = ready.get("where");
-            String why = SandboxStatus.explainRefusal(reason) + (where == null ? ""
+            String why = SandboxStatus.explainRefusal(reason, shown) + (where == null ? ""
                     : " (it stopped in " + java.net.URLDecoder.decode(where, StandardCharsets.UTF_8) + ")");
             // Not the kernel's refusal but a view too big to make safe, maybe made so by a candidate filling a
             // writable path: falling back to no sandbox would reward that, so it stops the execution in every mode.
@@ -218,7 +224,7 @@ final class HelperLauncher implements Launcher {
         try {
             if (reply.containsKey("nostart")) {
                 files.discard();
-                return LaunchResult.couldNotStart(startFailure(reply, request, resolution.path()));
+                return LaunchResult.couldNotStart(startFailure(reply, request, resolution.path(), shown));
             }
             boolean signaled = "signaled".equals(reply.get("status"));
             Long treeRss = number(reply, "tree_rss_kb");
@@ -292,14 +298,15 @@ final class HelperLauncher implements Launcher {
         helper.destroy();
     }
 
-    private static StartFailure startFailure(Map<String, String> reply, LaunchRequest request, Path resolved) {
+    private static StartFailure startFailure(Map<String, String> reply, LaunchRequest request, Path resolved, Suggestions suggestions) {
+        String showIt = "show it with " + suggestions.setting(Setting.READ_ONLY_PATHS);
         String stage = reply.getOrDefault("stage", "exec");
         int errno = Integer.parseInt(reply.getOrDefault("errno", "0"));
         String shown = request.command().get(0);
         if (!stage.equals("exec")) {
             String what = switch (stage) {
                 case "chdir" -> "cannot enter the working directory " + request.workingDirectory()
-                        + (errno == EACCES || errno == ENOENT ? " (hidden by the sandbox? show it with <readOnlyPaths>)" : "");
+                        + (errno == EACCES || errno == ENOENT ? " (hidden by the sandbox? " + showIt + ")" : "");
                 case "stdin", "stdout", "stderr" -> "cannot open the file for " + stage;
                 default -> "failed while preparing the child (" + stage + ")";
             };
@@ -308,9 +315,9 @@ final class HelperLauncher implements Launcher {
         return switch (errno) {
             case ENOENT -> new StartFailure(StartFailure.Kind.NOT_FOUND, shown,
                     Files.exists(resolved) ? "its #! interpreter or dynamic loader is missing (or hidden by the sandbox: "
-                            + "show it with <readOnlyPaths>)" : "no file at " + resolved);
+                            + showIt + ")" : "no file at " + resolved);
             case EACCES -> new StartFailure(StartFailure.Kind.NOT_EXECUTABLE, shown, "permission denied"
-                    + (Files.isExecutable(resolved) ? " (inside the sandbox: is it under a hidden path? show it with <readOnlyPaths>)" : ""));
+                    + (Files.isExecutable(resolved) ? " (inside the sandbox: is it under a hidden path? " + showIt + ")" : ""));
             case ENOEXEC -> new StartFailure(StartFailure.Kind.BAD_FORMAT, shown, "exec format error");
             default -> new StartFailure(StartFailure.Kind.OTHER, shown, "execve failed, errno " + errno);
         };

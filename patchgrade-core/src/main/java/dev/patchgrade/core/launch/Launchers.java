@@ -1,6 +1,7 @@
 package dev.patchgrade.core.launch;
 
 import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.grade.Suggestions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,12 +44,17 @@ public final class Launchers {
      * one run starts the moment another ends while its caller still works on the result.
      */
     public static Launcher open(GradeLog log, SandboxSpec spec, int concurrency) {
+        return open(log, spec, concurrency, Suggestions.PLAIN);
+    }
+
+    /** The same, its messages naming settings as {@code shown} gives them. */
+    public static Launcher open(GradeLog log, SandboxSpec spec, int concurrency, Suggestions shown) {
         if (concurrency < 1) {
             throw new IllegalArgumentException("concurrency must be at least 1 (found " + concurrency + ")");
         }
         Scratch scratch = Scratch.create();
         try {
-            Launcher inner = choose(log, scratch.directory(), spec.hidingAlso(List.of(scratch.directory())), concurrency);
+            Launcher inner = choose(log, scratch.directory(), spec.hidingAlso(List.of(scratch.directory())), concurrency, shown);
             log.debug("launching through " + inner.description());
             return new ScratchOwning(inner, scratch);
         } catch (RuntimeException e) {
@@ -57,7 +63,7 @@ public final class Launchers {
         }
     }
 
-    private static Launcher choose(GradeLog log, Path scratch, SandboxSpec spec, int concurrency) {
+    private static Launcher choose(GradeLog log, Path scratch, SandboxSpec spec, int concurrency, Suggestions shown) {
         if ("direct".equals(System.getProperty(MODE_PROPERTY))) {
             return degraded(log, scratch, MODE_PROPERTY + "=direct was set", spec, concurrency);
         }
@@ -65,7 +71,7 @@ public final class Launchers {
         if (!(os.contains("linux") || os.contains("mac"))) {
             return degraded(log, scratch, "the launch helper supports Linux and macOS, not " + os, spec, concurrency);
         }
-        NativeHelper.Located located = NativeHelper.locate(log);
+        NativeHelper.Located located = NativeHelper.locate(log, shown);
         if (located.binary() == null) {
             return degraded(log, scratch, located.problem(), spec, concurrency);
         }
@@ -75,7 +81,7 @@ public final class Launchers {
         } else {
             return degraded(log, scratch, "the launch helper " + located.binary() + " does not run: " + probe, spec, concurrency);
         }
-        return new HelperLauncher(located.binary(), scratch, GRACE, spec, log, concurrency);
+        return new HelperLauncher(located.binary(), scratch, GRACE, spec, log, concurrency, shown);
     }
 
     private static Launcher degraded(GradeLog log, Path scratch, String reason, SandboxSpec spec, int concurrency) {

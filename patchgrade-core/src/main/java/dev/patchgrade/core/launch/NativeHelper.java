@@ -1,5 +1,7 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.grade.Suggestions;
 import dev.patchgrade.core.hashing.Sha256;
 
 import dev.patchgrade.core.CrossProcessLock;
@@ -55,15 +57,16 @@ public final class NativeHelper {
     /** The built helper, or a reason it could not be had. */
     public record Located(Path binary, String problem) {}
 
-    public static Located locate(GradeLog log) {
-        return locate(log, cacheRoot(), findCompiler(), COMPILE_TIMEOUT);
+    /** @param shown how a problem names the setting that fixes it */
+    public static Located locate(GradeLog log, Suggestions shown) {
+        return locate(log, cacheRoot(), findCompiler(), COMPILE_TIMEOUT, shown);
     }
 
     /**
      * @param compiler the C compiler to build with, or {@code null} when none was found
      * @param compileTimeout how long one compiler command may take before it is killed
      */
-    static Located locate(GradeLog log, Path configuredCacheRoot, String compiler, Duration compileTimeout) {
+    static Located locate(GradeLog log, Path configuredCacheRoot, String compiler, Duration compileTimeout, Suggestions shown) {
         // Absolute: the compiler runs in the helper's directory, where a relative path would mean something else.
         Path cacheRoot = configuredCacheRoot.toAbsolutePath().normalize();
         byte[] source;
@@ -93,7 +96,7 @@ public final class NativeHelper {
         if (unfit(directory, binary) == null) {
             return new Located(binary, null);
         }
-        String cacheProblem = cacheProblem(cacheRoot);
+        String cacheProblem = cacheProblem(cacheRoot, shown);
         if (cacheProblem != null) {
             return new Located(null, cacheProblem);
         }
@@ -106,8 +109,7 @@ public final class NativeHelper {
             return CrossProcessLock.holding(directory.resolve(LOCK_NAME), compileTimeout.multipliedBy(2),
                     () -> buildIfUnfit(log, compiler, source, directory, binary, compileTimeout));
         } catch (AccessDeniedException e) {
-            return new Located(null, "the cache directory " + cacheRoot + " is not writable (" + e.getFile() + "): set -Dpatchgrade.cacheDir "
-                    + "or PATCHGRADE_CACHE to a writable directory");
+            return new Located(null, "the cache directory " + cacheRoot + " is not writable (" + e.getFile() + "): " + writableCache(shown));
         } catch (IOException e) {
             return new Located(null, "cannot build the launch helper in " + directory + ": " + e.getMessage());
         }
@@ -250,20 +252,24 @@ public final class NativeHelper {
     }
 
     /** Why nothing can be built under {@code cacheRoot}, named so the user can fix it, or {@code null}. */
-    static String cacheProblem(Path cacheRoot) {
+    static String cacheProblem(Path cacheRoot, Suggestions shown) {
         Path existing = cacheRoot.toAbsolutePath();
         while (existing != null && !Files.exists(existing)) {
             existing = existing.getParent();
         }
         if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
             return "the cache directory " + cacheRoot + " is not writable" + (existing == null ? "" : " (" + existing + ")")
-                    + ": set -Dpatchgrade.cacheDir or PATCHGRADE_CACHE to a writable directory";
+                    + ": " + writableCache(shown);
         }
         if (MountOptions.noexec(existing)) {
             return "the cache directory " + cacheRoot + " is on a file system mounted noexec, so a helper built there cannot run: set "
-                    + "-Dpatchgrade.cacheDir or PATCHGRADE_CACHE to a directory on another file system";
+                    + shown.setting(Setting.CACHE_DIR) + " or PATCHGRADE_CACHE to a directory on another file system";
         }
         return null;
+    }
+
+    private static String writableCache(Suggestions shown) {
+        return "set " + shown.setting(Setting.CACHE_DIR) + " or PATCHGRADE_CACHE to a writable directory";
     }
 
     /**

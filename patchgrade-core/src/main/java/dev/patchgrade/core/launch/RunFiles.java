@@ -66,12 +66,24 @@ final class RunFiles {
      */
     LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, Integer signalNumber, boolean timedOut, Usage usage,
             long wallMicros, int leftovers, Runnable free) {
+        return finish(request, exitCode, signal, signalNumber, timedOut, false, usage, wallMicros, leftovers, free);
+    }
+
+    /**
+     * The same, for a launcher that stops the child itself once a stream reaches the cap.
+     *
+     * @param stoppedAtCap the launcher stopped the child because a stream reached {@link LaunchRequest#outputLimitBytes()}:
+     *     the output was cut short whatever the files hold once the child is gone
+     */
+    LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, Integer signalNumber, boolean timedOut, boolean stoppedAtCap,
+            Usage usage, long wallMicros, int leftovers, Runnable free) {
         boolean held = false;
         try {
             StreamDigest out = StreamHashing.digestFile(stdout, StreamHashing.DEFAULT_EXCERPT_BYTES, keep || hold);
             StreamDigest err = StreamHashing.digestFile(stderr, StreamHashing.DEFAULT_EXCERPT_BYTES, keep || hold);
             long cap = request.outputLimitBytes();
-            boolean limited = "SIGXFSZ".equals(signal) || out.bytes() >= cap || err.bytes() >= cap;
+            // SIGXFSZ is the kernel's word for it where RLIMIT_FSIZE caps the files (the helper).
+            boolean limited = stoppedAtCap || "SIGXFSZ".equals(signal) || out.bytes() >= cap || err.bytes() >= cap;
             HeldOutput holding = hold ? new HeldOutput(stdout, stderr, () -> {
                 deleteOutputs();
                 free.run();

@@ -1,5 +1,9 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.grade.Suggestions;
+
+
 /**
  * Whether a launcher's children run in the sandbox, and if not, why.
  *
@@ -36,7 +40,7 @@ public record SandboxStatus(String mode, String reason) {
     /**
      * Why the kernel refused, from the helper's "stage:errno", in words with the fix.
      */
-    static String explainRefusal(String stageAndErrno) {
+    static String explainRefusal(String stageAndErrno, Suggestions shown) {
         String stage = stageAndErrno;
         int errno = 0;
         int colon = stageAndErrno.lastIndexOf(':');
@@ -63,10 +67,11 @@ public record SandboxStatus(String mode, String reason) {
                         case 31 -> "more sockets than it hides";
                         case 40 -> "directories nested too deep";
                         default -> "errno " + errno;
-                    } + "). Hide big trees the children do not need (a Docker data root, a huge cache) with <hiddenPaths>, "
+                    } + "). Hide big trees the children do not need (a Docker data root, a huge cache) with " + shown.setting(Setting.HIDDEN_PATHS) + ", "
                     + "or show fewer directories";
             case "socket_cover", "socket_scan_blind" -> "the sandbox could not hide a unix socket (or an unlistable directory) "
-                    + "it found in the view (errno " + errno + "); hide the directory that holds it with <hiddenPaths> (find it with "
+                    + "it found in the view (errno " + errno + "); hide the directory that holds it with " + shown.setting(Setting.HIDDEN_PATHS)
+                    + " (find it with "
                     + "find / -xdev -type s), or use sandbox=off on this agent";
             default -> "setting up the sandbox failed at step '" + stage + "' (errno " + errno + "); in a container, run the agent "
                     + "with --security-opt seccomp=unconfined --security-opt apparmor=unconfined";

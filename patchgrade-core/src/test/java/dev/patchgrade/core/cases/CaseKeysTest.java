@@ -88,10 +88,10 @@ class CaseKeysTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-        "tiny timeout    | \"timeout_s\":0.0001        | key \"timeout_s\" must be a number of seconds from 0.001 to 86400 (one day) (found 1.0E-4); leave it out to use the goal's <timeout>",
+        "tiny timeout    | \"timeout_s\":0.0001        | key \"timeout_s\" must be a number of seconds from 0.001 to 86400 (one day) (found 1.0E-4); leave it out to use the timeout setting of the goal",
         "huge timeout    | \"timeout_s\":1e300         | key \"timeout_s\" must be a number of seconds from 0.001 to 86400 (one day) (found 1.0E300)",
         "text timeout    | \"timeout_s\":\"5\"         | key \"timeout_s\" must be a number of seconds from 0.001 to 86400 (one day) (found \"5\")",
-        "absolute cwd    | \"cwd\":\"/tmp\"            | key \"cwd\" must be a directory relative to <workingDirectory> (found \"/tmp\")",
+        "absolute cwd    | \"cwd\":\"/tmp\"            | key \"cwd\" must be a directory relative to the workingDirectory setting (found \"/tmp\")",
         "env array       | \"env\":[\"A=1\"]           | key \"env\" must be an object of variable names to strings",
         "env number      | \"env\":{\"A\":1}           | key \"env\": variable \"A\" must be a string (found 1); quote numbers, e.g. \"1\"",
         "env bad name    | \"env\":{\"A=B\":\"1\"}     | key \"env\" holds the variable name \"A=B\", which no environment can hold",

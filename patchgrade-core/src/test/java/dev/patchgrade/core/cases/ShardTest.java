@@ -56,6 +56,6 @@ class ShardTest {
     @ParameterizedTest
     @ValueSource(strings = {"3/2", "0/2", "1/0", "a/b", "1", "1/2/3", "-1/2"})
     void rejectsMalformedShards(String text) {
-        assertThatThrownBy(() -> Shard.parse(text)).hasMessageContaining("<shard> (patchgrade.shard) must be K/N").hasMessageContaining(text);
+        assertThatThrownBy(() -> Shard.parse(text)).hasMessageContaining("the shard setting must be K/N").hasMessageContaining(text);
     }
 }

@@ -83,7 +83,7 @@ class ComparisonTest {
     @ParameterizedTest
     @ValueSource(strings = {"fuzzy", "ulp:", "ulp:-1", "ulp:x", "abs:", "abs:-0.1", "abs:nan", "trimmed"})
     void unknownComparisonsAreParameterErrors(String value) {
-        assertThatThrownBy(() -> Comparison.parse(value)).hasMessageContaining("<comparison> must be trim, exact, ulp:<n>")
+        assertThatThrownBy(() -> Comparison.parse(value)).hasMessageContaining("the comparison setting must be trim, exact, ulp:N")
                 .hasMessageContaining(value);
     }
 

@@ -82,6 +82,6 @@ class InstructionCountersTest {
     @Test
     void modesParseAsWrittenInThePom() {
         assertThat(CounterMode.parse(" Valgrind ")).isEqualTo(CounterMode.VALGRIND);
-        assertThatThrownBy(() -> CounterMode.parse("papi")).hasMessageContaining("<instructionCounter> must be auto, perf, valgrind or none");
+        assertThatThrownBy(() -> CounterMode.parse("papi")).hasMessageContaining("the instructionCounter setting must be auto, perf, valgrind or none");
     }
 }

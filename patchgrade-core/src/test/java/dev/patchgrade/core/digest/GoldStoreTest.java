@@ -53,7 +53,7 @@ class GoldStoreTest {
                 .hasMessageContaining("a.json: key \"sanitizer\" is \"msan\"").hasMessageContaining("clean, asan, ubsan");
         write("a.json", tuple("a", "clean", "lt_1s"));
         assertThatThrownBy(() -> GoldStore.read(dir.resolve("gold"), BUCKETS))
-                .hasMessageContaining("a.json: key \"time_bucket\" is \"lt_1s\"").hasMessageContaining("<timeBuckets>");
+                .hasMessageContaining("a.json: key \"time_bucket\" is \"lt_1s\"").hasMessageContaining("of the timeBuckets setting; set it to the cutoffs");
     }
 
     @Test

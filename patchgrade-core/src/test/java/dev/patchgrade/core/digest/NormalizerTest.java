@@ -35,6 +35,6 @@ class NormalizerTest {
     @Test
     void badRulesAreParameterErrors() {
         assertThatThrownBy(() -> new NormalizeRule("(unclosed", "x")).hasMessageContaining("not a valid regular expression");
-        assertThatThrownBy(() -> new NormalizeRule("", "x")).hasMessageContaining("without a <pattern>");
+        assertThatThrownBy(() -> new NormalizeRule("", "x")).hasMessageContaining("the normalize.pattern setting is missing from a rule of the normalize setting");
     }
 }

@@ -37,7 +37,7 @@ class TimeBucketsTest {
     @ParameterizedTest
     @ValueSource(strings = {"500,50", "0,10", "a,b", "50,,500", "-5", "50,50"})
     void rejectsCutoffsThatAreNotIncreasingPositiveNumbers(String text) {
-        assertThatThrownBy(() -> TimeBuckets.parse(text)).hasMessageContaining("<timeBuckets> must be increasing");
+        assertThatThrownBy(() -> TimeBuckets.parse(text)).hasMessageContaining("the timeBuckets setting must be increasing");
     }
 
     @Test
@@ -64,6 +64,6 @@ class TimeBucketsTest {
     @ParameterizedTest
     @ValueSource(doubles = {0.5, 0, -1, Double.NaN, Double.POSITIVE_INFINITY})
     void slackIsAFactorOfAtLeastOne(double slack) {
-        assertThatThrownBy(() -> TimeBuckets.checkSlack(slack)).hasMessageContaining("<timeBucketSlack> must be a factor of at least 1");
+        assertThatThrownBy(() -> TimeBuckets.checkSlack(slack)).hasMessageContaining("the timeBucketSlack setting must be a factor of at least 1");
     }
 }

@@ -51,6 +51,6 @@ class HostCheckTest {
     @Test
     void parsesTheParameter() {
         assertThat(HostCheck.parse(" Warn ")).isEqualTo(HostCheck.WARN);
-        assertThatThrownBy(() -> HostCheck.parse("sometimes")).hasMessageContaining("<hostCheck> must be fail, warn or ignore");
+        assertThatThrownBy(() -> HostCheck.parse("sometimes")).hasMessageContaining("the hostCheck setting must be fail, warn or ignore");
     }
 }

@@ -140,8 +140,8 @@ class BadInputTest {
     @Test
     void unknownComparisonAndImpossibleShard() {
         assertThatThrownBy(() -> Comparison.parse("fuzzy")).hasMessage(
-                "<comparison> must be trim, exact, ulp:<n> (n >= 0) or abs:<eps> (eps >= 0), e.g. ulp:4 or abs:1e-9 (found \"fuzzy\")");
-        assertThatThrownBy(() -> Shard.parse("3/2")).hasMessage("<shard> (patchgrade.shard) must be K/N with 1 <= K <= N, e.g. 2/4 (found \"3/2\")");
+                "the comparison setting must be trim, exact, ulp:N (N >= 0) or abs:EPS (EPS >= 0), e.g. ulp:4 or abs:1e-9 (found \"fuzzy\")");
+        assertThatThrownBy(() -> Shard.parse("3/2")).hasMessage("the shard setting must be K/N with 1 <= K <= N, e.g. 2/4 (found \"3/2\")");
     }
 
     @Test

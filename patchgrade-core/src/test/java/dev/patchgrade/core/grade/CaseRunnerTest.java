@@ -60,7 +60,7 @@ class CaseRunnerTest {
     @Test
     void refusesZeroWorkers() {
         assertThatThrownBy(() -> CaseRunner.runAll(List.of(1), 0, n -> n, r -> false, GradeLog.SILENT))
-                .hasMessageContaining("<parallel> must be at least 1");
+                .hasMessageContaining("the parallel setting must be at least 1");
     }
 
     private static void sleep(long millis) {

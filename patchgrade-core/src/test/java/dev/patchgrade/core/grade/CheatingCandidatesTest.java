@@ -151,7 +151,7 @@ class CheatingCandidatesTest {
         Path out = dir.resolve("out.log");
         GoalResult result = DigestGoal.grade(digest(boxed, List.of("/bin/sh", "-c", "echo \"$1\" > " + out, "sh")), log);
         assertThat(result.failed()).isTrue();
-        assertThat(Files.readString(boxed.xmlReport())).contains("hint: the sandbox refused a write to " + out, "add the directory to <writablePaths>");
+        assertThat(Files.readString(boxed.xmlReport())).contains("hint: the sandbox refused a write to " + out, "add the directory to the writablePaths setting");
         assertThat(warnings).anyMatch(w -> w.contains("refused a write to " + out));
     }
 }

@@ -164,7 +164,7 @@ class RealProjectTest {
         assertThatThrownBy(() -> DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, List.of(Fixtures.command("case_probe")),
                 5, List.of(), false), GradeLog.SILENT))
                 .hasMessage("case \"lost\" (line 1): key \"cwd\" is \"no/such\", but " + dir.resolve("no/such") + " is not a directory; create it, "
-                        + "or fix \"cwd\" (it is relative to <workingDirectory> " + dir + ")");
+                        + "or fix \"cwd\" (it is relative to the workingDirectory setting, " + dir + ")");
     }
 
     @Test
@@ -174,7 +174,7 @@ class RealProjectTest {
         Captured raw = new Captured(false);
         DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, command, 5, List.of(), false), raw);
         assertThat(raw.warnings).containsExactly("the recorded output of 1 case(s) contains the project's absolute path " + dir + ": where. "
-                + "These digests will drift when the project is checked out elsewhere. Add the rule <normalize><rule>basedir</rule></normalize> "
+                + "These digests will drift when the project is checked out elsewhere. Add the rule normalize.rule=basedir "
                 + "(it writes ${basedir} in place of the path), or run the command with relative paths, then re-record with "
                 + "`run record-digest for execution lua with force=true`");
 
@@ -232,14 +232,14 @@ class RealProjectTest {
     void emptyArgumentsAndEnvironmentValuesAreErrorsNamingTheParameter() {
         assertThatThrownBy(() -> GoalSettings.command("command", java.util.Arrays.asList("target/lua", null)))
                 .isInstanceOf(PatchgradeException.class)
-                .hasMessage("<command> has an empty <arg></arg> (argument 2 of 2); remove it, or give it a value: Maven cannot pass an empty "
-                        + "argument on");
+                .hasMessage("the command setting has an empty argument (argument 2 of 2); remove it, or give it a value: the build tool "
+                        + "cannot pass an empty argument on");
         Map<String, String> environment = new HashMap<>();
         environment.put("LUA_PATH", null);
         assertThatThrownBy(() -> settings("digest", dir, environment))
                 .isInstanceOf(PatchgradeException.class)
-                .hasMessage("<environment> gives variable LUA_PATH no value (an empty <LUA_PATH/> element); write <LUA_PATH>value</LUA_PATH>, "
-                        + "or remove it");
+                .hasMessage("the environment setting gives variable LUA_PATH no value; give it one, as in environment.LUA_PATH=value, or "
+                        + "remove it");
     }
 
     @Test
@@ -259,7 +259,7 @@ class RealProjectTest {
         assertThat(Sanitizer.parse("asan+ubsan")).isEqualTo(Sanitizer.ASAN_UBSAN);
         assertThat(Sanitizer.parse(" UBSAN+ASAN ")).isEqualTo(Sanitizer.ASAN_UBSAN);
         assertThat(Sanitizer.ASAN_UBSAN.wireName()).isEqualTo("asan+ubsan");
-        assertThatThrownBy(() -> Sanitizer.parse("msan")).hasMessage("<sanitizer> (patchgrade.sanitizer) must be none, ubsan, asan or asan+ubsan "
-                + "(found \"msan\"); give what the binary of <command> was built with");
+        assertThatThrownBy(() -> Sanitizer.parse("msan")).hasMessage("the sanitizer setting must be none, ubsan, asan or "
+                + "asan+ubsan (found \"msan\"); give what the binary of the command setting was built with");
     }
 }

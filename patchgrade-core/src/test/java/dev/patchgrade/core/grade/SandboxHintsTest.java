@@ -11,33 +11,33 @@ class SandboxHintsTest {
 
     @Test
     void aWriteToTheReadOnlyHostPointsToWritablePaths() {
-        assertThat(SandboxHints.forStderr("driver: cannot open /work/project/out.log: Read-only file system\n", HIDDEN))
-                .singleElement().asString().contains("/work/project/out.log").contains("<writablePaths>");
-        assertThat(SandboxHints.forStderr("sh: 1: cannot create /var/lib/x: Read-only file system", HIDDEN)).hasSize(1);
-        assertThat(SandboxHints.forStderr("touch: cannot touch '/opt/cache/a': Read-only file system", HIDDEN))
+        assertThat(SandboxHints.forStderr("driver: cannot open /work/project/out.log: Read-only file system\n", HIDDEN, Suggestions.PLAIN))
+                .singleElement().asString().contains("/work/project/out.log").contains("add the directory to the writablePaths setting");
+        assertThat(SandboxHints.forStderr("sh: 1: cannot create /var/lib/x: Read-only file system", HIDDEN, Suggestions.PLAIN)).hasSize(1);
+        assertThat(SandboxHints.forStderr("touch: cannot touch '/opt/cache/a': Read-only file system", HIDDEN, Suggestions.PLAIN))
                 .singleElement().asString().contains("/opt/cache/a");
     }
 
     @Test
     void aReadOfAHiddenPathPointsToReadOnlyPaths() {
-        assertThat(SandboxHints.forStderr("error: /home/ci/.local/lib/libfoo.so: No such file or directory", HIDDEN))
-                .singleElement().asString().contains("/home/ci/.local/lib/libfoo.so").contains("<readOnlyPaths>");
-        assertThat(SandboxHints.forStderr("cat: /home/ci/data.csv: Permission denied", HIDDEN)).singleElement().asString()
+        assertThat(SandboxHints.forStderr("error: /home/ci/.local/lib/libfoo.so: No such file or directory", HIDDEN, Suggestions.PLAIN))
+                .singleElement().asString().contains("/home/ci/.local/lib/libfoo.so").contains("add it to the readOnlyPaths setting");
+        assertThat(SandboxHints.forStderr("cat: /home/ci/data.csv: Permission denied", HIDDEN, Suggestions.PLAIN)).singleElement().asString()
                 .contains("hid /home/ci/data.csv");
     }
 
     @Test
     void aMissingFileOutsideTheHiddenAreasIsTheProgramsOwnProblem() {
-        assertThat(SandboxHints.forStderr("cat: /work/project/missing.txt: No such file or directory", HIDDEN)).isEmpty();
-        assertThat(SandboxHints.forStderr("Segmentation fault", HIDDEN)).isEmpty();
-        assertThat(SandboxHints.forStderr("", HIDDEN)).isEmpty();
-        assertThat(SandboxHints.forStderr(null, HIDDEN)).isEmpty();
+        assertThat(SandboxHints.forStderr("cat: /work/project/missing.txt: No such file or directory", HIDDEN, Suggestions.PLAIN)).isEmpty();
+        assertThat(SandboxHints.forStderr("Segmentation fault", HIDDEN, Suggestions.PLAIN)).isEmpty();
+        assertThat(SandboxHints.forStderr("", HIDDEN, Suggestions.PLAIN)).isEmpty();
+        assertThat(SandboxHints.forStderr(null, HIDDEN, Suggestions.PLAIN)).isEmpty();
     }
 
     @Test
     void atMostThreeDistinctHints() {
         String many = "/a/1: Read-only file system\n/a/1: Read-only file system\n/a/2: Read-only file system\n"
                 + "/a/3: Read-only file system\n/a/4: Read-only file system\n";
-        assertThat(SandboxHints.forStderr(many, HIDDEN)).hasSize(3).doesNotHaveDuplicates();
+        assertThat(SandboxHints.forStderr(many, HIDDEN, Suggestions.PLAIN)).hasSize(3).doesNotHaveDuplicates();
     }
 }

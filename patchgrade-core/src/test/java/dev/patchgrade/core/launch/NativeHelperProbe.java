@@ -1,6 +1,7 @@
 package dev.patchgrade.core.launch;
 
 import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.grade.Suggestions;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,7 +32,7 @@ public final class NativeHelperProbe {
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
             Thread thread = new Thread(() -> {
-                NativeHelper.Located located = NativeHelper.locate(log, Path.of(args[0]), "cc", NativeHelper.COMPILE_TIMEOUT);
+                NativeHelper.Located located = NativeHelper.locate(log, Path.of(args[0]), "cc", NativeHelper.COMPILE_TIMEOUT, Suggestions.PLAIN);
                 System.out.println(located.binary() != null ? "located " + located.binary() : "problem " + located.problem());
             });
             thread.start();

@@ -1,5 +1,6 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.grade.Suggestions;
 import dev.patchgrade.core.hashing.Sha256;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -123,7 +124,7 @@ class NativeHelperTest {
             for (int i = 0; i < threads; i++) {
                 found.add(pool.submit(() -> {
                     start.await();
-                    return NativeHelper.locate(log);
+                    return NativeHelper.locate(log, Suggestions.PLAIN);
                 }));
             }
             start.countDown();
@@ -149,7 +150,7 @@ class NativeHelperTest {
         // -Dpatchgrade.cacheDir=helper-cache: relative to where Maven runs, not to where the compiler runs.
         Path relative = Path.of("").toAbsolutePath().relativize(cache);
         assertThat(relative.isAbsolute()).isFalse();
-        NativeHelper.Located located = NativeHelper.locate(log, relative, "cc", NativeHelper.COMPILE_TIMEOUT);
+        NativeHelper.Located located = NativeHelper.locate(log, relative, "cc", NativeHelper.COMPILE_TIMEOUT, Suggestions.PLAIN);
         assertThat(located.problem()).isNull();
         assertThat(located.binary()).isAbsolute().startsWith(cache);
         System.setProperty("patchgrade.cacheDir", relative.toString());
@@ -186,7 +187,7 @@ class NativeHelperTest {
         Path pidFile = dir.resolve("cc.pid");
         Path cc = script("hanging-cc", "if [ \"$1\" = -dumpmachine ]; then echo x86_64-linux-gnu; exit 0; fi\n"
                 + "echo $$ > '" + pidFile + "'\nexec sleep 600\n");
-        NativeHelper.Located located = NativeHelper.locate(log, cache, cc.toString(), Duration.ofSeconds(1));
+        NativeHelper.Located located = NativeHelper.locate(log, cache, cc.toString(), Duration.ofSeconds(1), Suggestions.PLAIN);
         assertThat(located.binary()).isNull();
         assertThat(located.problem()).contains("could not build it").contains("did not finish in 1 s");
         long pid = Long.parseLong(Files.readString(pidFile).strip());
@@ -197,20 +198,21 @@ class NativeHelperTest {
     @Timeout(120)
     void aCompilerThatHangsOnDumpmachineIsKilledToo() throws Exception {
         Path cc = script("mute-cc", "exec sleep 600\n");
-        NativeHelper.Located located = NativeHelper.locate(log, cache, cc.toString(), Duration.ofSeconds(1));
+        NativeHelper.Located located = NativeHelper.locate(log, cache, cc.toString(), Duration.ofSeconds(1), Suggestions.PLAIN);
         assertThat(located.problem()).contains("does not work").contains("did not finish in 1 s");
     }
 
     @Test
     void noCompilerSaysSo() {
-        assertThat(NativeHelper.locate(log, cache, null, Duration.ofSeconds(1)).problem()).contains("no C compiler found");
+        assertThat(NativeHelper.locate(log, cache, null, Duration.ofSeconds(1), Suggestions.PLAIN).problem()).contains("no C compiler found");
     }
 
     @Test
     void aCacheUnderAFileIsNotWritableAndSaysWhere() throws Exception {
         Path file = Files.writeString(dir.resolve("plain-file"), "x");
-        assertThat(NativeHelper.cacheProblem(file.resolve("cache"))).contains("is not writable").contains("-Dpatchgrade.cacheDir");
-        assertThat(NativeHelper.cacheProblem(cache)).isNull();
+        assertThat(NativeHelper.cacheProblem(file.resolve("cache"), Suggestions.PLAIN)).contains("is not writable")
+                .contains("set the system property patchgrade.cacheDir or PATCHGRADE_CACHE to a writable directory");
+        assertThat(NativeHelper.cacheProblem(cache, Suggestions.PLAIN)).isNull();
     }
 
     /** Opens a launcher the way every goal does and checks it runs a real program through the helper. */

@@ -1,0 +1,55 @@
+package dev.patchgrade.core.grade;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.cases.Shard;
+import dev.patchgrade.core.digest.GoldStore;
+import dev.patchgrade.core.digest.NormalizeRule;
+import dev.patchgrade.core.digest.TimeBuckets;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Without a build tool the core names its settings plainly: no POM element, no -D flag, no mvn command. */
+class SettingNamesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aBadValueNamesTheSettingPlainly() {
+        PatchgradeException parallel = catchThrowableOfType(PatchgradeException.class, () -> CaseRunner.requireWorkers(0));
+        assertThat(parallel.getMessage()).isEqualTo("the parallel setting must be at least 1 (found 0)");
+        assertThat(parallel.message(Suggestions.PLAIN)).isEqualTo(parallel.getMessage());
+        assertThat(parallel.errorName()).isEqualTo("bad_parameter");
+    }
+
+    @Test
+    void everyFormerlyMavenMessageIsNeutralWithTheCoreSuggestions() {
+        List<String> messages = List.of(
+                catchThrowableOfType(PatchgradeException.class, () -> Shard.parse("3/2")).getMessage(),
+                catchThrowableOfType(PatchgradeException.class, () -> NormalizeRule.named("home")).getMessage(),
+                catchThrowableOfType(PatchgradeException.class, () -> TimeBuckets.checkSlack(0.5)).getMessage(),
+                catchThrowableOfType(PatchgradeException.class, () -> GoldStore.read(dir.resolve("none"), TimeBuckets.OFF)).getMessage(),
+                catchThrowableOfType(PatchgradeException.class, () -> GoalSettings.command("reference", java.util.Arrays.asList("x", ""))).getMessage(),
+                catchThrowableOfType(PatchgradeException.class, () -> new GoalSettings("digest", "e", dir, dir, dir,
+                        java.util.Collections.singletonMap("LUA_PATH", null))).getMessage(),
+                SandboxHints.forStderr("/home/ci/a.so: No such file or directory", List.of(Path.of("/home/ci")), Suggestions.PLAIN).get(0));
+        assertThat(messages).allSatisfy(message -> assertThat(message).doesNotContainPattern("<[a-zA-Z]+/?>").doesNotContain("-Dpatchgrade", "mvn "));
+        assertThat(messages.get(1)).contains("rule name \"home\" in the normalize setting is unknown", "(normalize.rule=basedir)",
+                "give the normalize.pattern setting and the normalize.replacement setting");
+        assertThat(messages.get(3)).contains("`run record-digest for execution ID` and commit it, or fix the path in the gold setting");
+        assertThat(messages.get(4)).startsWith("the reference setting has an empty argument (argument 2 of 2)");
+        assertThat(messages.get(5)).contains("give it one, as in environment.LUA_PATH=value");
+        assertThat(messages.get(6)).endsWith("add it to the readOnlyPaths setting");
+    }
+
+    @Test
+    void aSystemPropertyIsNamedAsOne() {
+        assertThat(Suggestions.PLAIN.setting(Setting.CACHE_DIR)).isEqualTo("the system property patchgrade.cacheDir");
+        assertThat(Suggestions.PLAIN.once(Setting.CACHE_DIR.is("/tmp/c"))).isEqualTo("patchgrade.cacheDir=/tmp/c");
+        assertThat(Suggestions.PLAIN.configured(Setting.TIME_BUCKETS.is("off"))).isEqualTo("timeBuckets=off");
+    }
+}
