@@ -3,28 +3,15 @@ package dev.patchgrade.core.launch;
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.grade.Suggestions;
-import java.io.BufferedReader;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -48,10 +35,7 @@ final class HelperLauncher implements Launcher {
     static final String SCAN_LIMIT_PROPERTY = "patchgrade.sandbox.scanLimit";
     /** Beyond a run's own timeout and grace, how long the JVM waits for the helper's answer (milliseconds; tests shorten it). */
     static final String ANSWER_MARGIN_PROPERTY = "patchgrade.helper.answerMarginMillis";
-    private static final Duration STARTUP = Duration.ofSeconds(20);
-    private static final int ENOENT = 2;
-    private static final int ENOEXEC = 8;
-    private static final int EACCES = 13;
+    static final Duration STARTUP = Duration.ofSeconds(20);
 
     private final Path helperBinary;
     private final Path scratch;
@@ -206,7 +190,7 @@ final class HelperLauncher implements Launcher {
             files = RunFiles.create(scratch, slot, request, true);
             Duration deadline = request.timeout().plus(grace).plus(Duration.ofMillis(Long.getLong(ANSWER_MARGIN_PROPERTY, 10_000)));
             try {
-                reply = helper.run(encode(request, resolution.path(), files), deadline, watchdog);
+                reply = helper.run(HelperProtocol.encode(request, resolution.path(), files, grace), deadline, watchdog);
             } catch (IOException e) {
                 files.discard();
                 retire(helper);
@@ -224,23 +208,23 @@ final class HelperLauncher implements Launcher {
         try {
             if (reply.containsKey("nostart")) {
                 files.discard();
-                return LaunchResult.couldNotStart(startFailure(reply, request, resolution.path(), shown));
+                return LaunchResult.couldNotStart(HelperProtocol.startFailure(reply, request, resolution.path(), shown));
             }
             boolean signaled = "signaled".equals(reply.get("status"));
-            Long treeRss = number(reply, "tree_rss_kb");
-            Usage usage = new Usage(number(reply, "maxrss_kb"), number(reply, "utime_us"), number(reply, "stime_us"),
-                    number(reply, "minflt"), number(reply, "majflt"), number(reply, "inblock"), number(reply, "oublock"),
+            Long treeRss = HelperProtocol.number(reply, "tree_rss_kb");
+            Usage usage = new Usage(HelperProtocol.number(reply, "maxrss_kb"), HelperProtocol.number(reply, "utime_us"), HelperProtocol.number(reply, "stime_us"),
+                    HelperProtocol.number(reply, "minflt"), HelperProtocol.number(reply, "majflt"), HelperProtocol.number(reply, "inblock"), HelperProtocol.number(reply, "oublock"),
                     treeRss != null && treeRss < 0 ? null : treeRss,
-                    Usage.outsideWait(number(reply, "cpu_wait_us"), number(reply, "leader_cpu_us"), number(reply, "utime_us"),
-                            number(reply, "stime_us")));
-            Long leftovers = number(reply, "leftovers");
+                    Usage.outsideWait(HelperProtocol.number(reply, "cpu_wait_us"), HelperProtocol.number(reply, "leader_cpu_us"), HelperProtocol.number(reply, "utime_us"),
+                            HelperProtocol.number(reply, "stime_us")));
+            Long leftovers = HelperProtocol.number(reply, "leftovers");
             LaunchResult result = files.finish(request,
                     signaled ? null : Integer.valueOf(reply.get("code")),
                     signaled ? reply.get("signame") : null,
                     signaled ? Integer.valueOf(reply.get("signal")) : null,
                     "1".equals(reply.get("timed_out")),
                     usage,
-                    number(reply, "wall_us"),
+                    HelperProtocol.number(reply, "wall_us"),
                     leftovers == null ? 0 : leftovers.intValue(),
                     () -> helper.giveBack(slot));
             held = files.holds();
@@ -298,66 +282,6 @@ final class HelperLauncher implements Launcher {
         helper.destroy();
     }
 
-    private static StartFailure startFailure(Map<String, String> reply, LaunchRequest request, Path resolved, Suggestions suggestions) {
-        String showIt = "show it with " + suggestions.setting(Setting.READ_ONLY_PATHS);
-        String stage = reply.getOrDefault("stage", "exec");
-        int errno = Integer.parseInt(reply.getOrDefault("errno", "0"));
-        String shown = request.command().get(0);
-        if (!stage.equals("exec")) {
-            String what = switch (stage) {
-                case "chdir" -> "cannot enter the working directory " + request.workingDirectory()
-                        + (errno == EACCES || errno == ENOENT ? " (hidden by the sandbox? " + showIt + ")" : "");
-                case "stdin", "stdout", "stderr" -> "cannot open the file for " + stage;
-                default -> "failed while preparing the child (" + stage + ")";
-            };
-            return new StartFailure(StartFailure.Kind.OTHER, shown, what + ", errno " + errno);
-        }
-        return switch (errno) {
-            case ENOENT -> new StartFailure(StartFailure.Kind.NOT_FOUND, shown,
-                    Files.exists(resolved) ? "its #! interpreter or dynamic loader is missing (or hidden by the sandbox: "
-                            + showIt + ")" : "no file at " + resolved);
-            case EACCES -> new StartFailure(StartFailure.Kind.NOT_EXECUTABLE, shown, "permission denied"
-                    + (Files.isExecutable(resolved) ? " (inside the sandbox: is it under a hidden path? " + showIt + ")" : ""));
-            case ENOEXEC -> new StartFailure(StartFailure.Kind.BAD_FORMAT, shown, "exec format error");
-            default -> new StartFailure(StartFailure.Kind.OTHER, shown, "execve failed, errno " + errno);
-        };
-    }
-
-    private byte[] encode(LaunchRequest request, Path executable, RunFiles files) {
-        ByteArrayOutputStream body = new ByteArrayOutputStream(512);
-        field(body, Long.toString(request.timeout().toMillis()));
-        field(body, Long.toString(grace.toMillis()));
-        field(body, Long.toString(request.outputLimitBytes()));
-        field(body, executable.toString());
-        field(body, request.workingDirectory() == null ? "" : request.workingDirectory().toAbsolutePath().toString());
-        field(body, files.stdin == null ? "" : files.stdin.toAbsolutePath().toString());
-        field(body, files.stdout.toString());
-        field(body, files.stderr.toString());
-        List<String> command = request.command();
-        field(body, Integer.toString(command.size()));
-        for (String argument : command) {
-            field(body, argument);
-        }
-        field(body, Integer.toString(request.environment().size()));
-        request.environment().forEach((key, value) -> field(body, key + "=" + value));
-        String length = Integer.toString(body.size());
-        byte[] header = ("PGRUN1 " + "0".repeat(10 - length.length()) + length + "\n").getBytes(StandardCharsets.US_ASCII);
-        ByteArrayOutputStream all = new ByteArrayOutputStream(header.length + body.size());
-        all.writeBytes(header);
-        all.writeBytes(body.toByteArray());
-        return all.toByteArray();
-    }
-
-    private static void field(ByteArrayOutputStream out, String value) {
-        out.writeBytes(value.getBytes(StandardCharsets.UTF_8));
-        out.write(0);
-    }
-
-    private static Long number(Map<String, String> reply, String key) {
-        String value = reply.get(key);
-        return value == null ? null : Long.valueOf(value);
-    }
-
     @Override
     public void close() {
         List<HelperProcess> helpers;
@@ -370,255 +294,5 @@ final class HelperLauncher implements Launcher {
             helper.shutdown();
         }
         watchdog.close();
-    }
-
-    /**
-     * One resident helper and its pipes. Several threads may queue runs on it: requests are written in
-     * the order the runs are queued, the helper answers them in that order, and each thread reads its
-     * own answer when every run queued before it has been answered.
-     */
-    private static final class HelperProcess {
-        private static final Set<String> DONE_KEYS = Set.of("status", "code", "signal", "signame", "timed_out", "maxrss_kb",
-                "utime_us", "stime_us", "minflt", "majflt", "inblock", "oublock", "wall_us", "leftovers", "cpu_wait_us", "leader_cpu_us",
-                "tree_rss_kb");
-        private final Process process;
-        private final OutputStream requests;
-        private final BufferedReader replies;
-        private final String slot;
-        private final Path pidFile;
-        Map<String, String> ready;
-        /** Runs queued or running on it; guarded by the launcher's list of helpers. */
-        int load;
-        /** Scratch file names free for a run; a slot is a run's until its output is hashed. */
-        private final Deque<String> freeSlots = new ConcurrentLinkedDeque<>();
-        private final AtomicLong slots = new AtomicLong();
-        /** Orders writing a request with joining the queue. */
-        private final Object writing = new Object();
-        /** The runs whose requests were written and are not answered yet, oldest first; guarded by itself. */
-        private final Deque<Ticket> queue = new ArrayDeque<>();
-        private boolean broken;
-
-        private record Ticket(Duration deadline) {}
-
-        private HelperProcess(Process process, String slot, Path pidFile) {
-            this.process = process;
-            this.slot = slot;
-            this.pidFile = pidFile;
-            this.requests = process.getOutputStream();
-            this.replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
-        }
-
-        static HelperProcess start(Path binary, Path scratch, String slot, List<String> arguments) throws IOException {
-            Path pidFile = scratch.resolve(slot + ".pid");
-            List<String> command = new ArrayList<>();
-            String wrapper = System.getProperty(WRAPPER_PROPERTY, "");
-            if (!wrapper.isBlank()) {
-                command.addAll(List.of(wrapper.strip().split("\\s+")));
-                // The wrapped helper runs as another user: it must be able to write its scratch files.
-                scratch.toFile().setWritable(true, false);
-                scratch.toFile().setExecutable(true, false);
-            }
-            command.addAll(List.of(binary.toString(), pidFile.toString()));
-            if ("false".equals(System.getProperty(PIDFD_PROPERTY))) {
-                command.add("--no-pidfd");
-            }
-            command.addAll(arguments);
-            ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
-            builder.environment().clear();
-            HelperProcess helper = new HelperProcess(builder.start(), slot, pidFile);
-            AtomicBoolean expired = new AtomicBoolean();
-            ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(runnable -> {
-                Thread thread = new Thread(runnable, "patchgrade-launch-startup");
-                thread.setDaemon(true);
-                return thread;
-            });
-            try {
-                timer.schedule(() -> {
-                    expired.set(true);
-                    helper.process.destroyForcibly();
-                }, STARTUP.toMillis(), TimeUnit.MILLISECONDS);
-                String line = helper.replies.readLine();
-                if (line == null || !line.startsWith("ready ")) {
-                    helper.destroy();
-                    throw new IOException(expired.get() ? "no answer within " + STARTUP.toSeconds() + " s"
-                            : "it answered '" + (line == null ? "nothing" : line) + "' instead of 'ready'");
-                }
-                helper.ready = parse(line);
-                return helper;
-            } finally {
-                timer.shutdownNow();
-            }
-        }
-
-        String takeSlot() {
-            String free = freeSlots.pollFirst();
-            return free != null ? free : slot + "-" + slots.incrementAndGet();
-        }
-
-        void giveBack(String freed) {
-            freeSlots.addFirst(freed);
-        }
-
-        /**
-         * Queues one request and waits for its answer: first for the runs queued before it (each bounded by
-         * its own deadline), then for its own until {@code deadline}. Past a deadline the helper is killed.
-         */
-        Map<String, String> run(byte[] request, Duration deadline, Watchdog watchdog) throws IOException {
-            Ticket ticket = new Ticket(deadline);
-            boolean answered = false;
-            try {
-                synchronized (writing) {
-                    // A helper stopped with a full pipe would block the write: the alarm covers it too.
-                    Watchdog.Alarm alarm = watchdog.arm(deadline, this::killRun);
-                    try {
-                        synchronized (queue) {
-                            if (broken) {
-                                throw new IOException("a run queued before this one failed");
-                            }
-                            queue.addLast(ticket);
-                        }
-                        requests.write(request);
-                        requests.flush();
-                    } catch (IOException e) {
-                        killRun();
-                        throw new IOException(alarm.fired() ? "the helper took no request within " + deadline.toSeconds()
-                                + " s (it was stopped or stuck)" : "the helper's pipe broke (" + e.getMessage() + ")", e);
-                    } finally {
-                        watchdog.disarm(alarm);
-                    }
-                }
-                awaitTurn(ticket);
-                String line;
-                Watchdog.Alarm alarm = watchdog.arm(deadline, this::killRun);
-                try {
-                    line = replies.readLine();
-                } catch (IOException e) {
-                    killRun();
-                    throw new IOException(alarm.fired() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
-                            : "the helper's pipe broke (" + e.getMessage() + ")", e);
-                } finally {
-                    watchdog.disarm(alarm);
-                }
-                if (line == null) {
-                    // The helper died while its child ran: the child's group must not outlive it.
-                    killRun();
-                    throw new IOException(alarm.fired() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
-                            : "the helper exited unexpectedly");
-                }
-                Map<String, String> reply = parse(line);
-                if (!valid(reply)) {
-                    killRun();
-                    throw new IOException("the helper answered a garbled line: '" + (line.length() > 200 ? line.substring(0, 200) + "..." : line) + "'");
-                }
-                answered = true;
-                return reply;
-            } finally {
-                synchronized (queue) {
-                    queue.remove(ticket);
-                    broken |= !answered;
-                    queue.notifyAll();
-                }
-            }
-        }
-
-        /** Until every run queued before {@code ticket} is answered, or one of them failed. */
-        private void awaitTurn(Ticket ticket) throws IOException {
-            synchronized (queue) {
-                long ahead = 0;
-                for (Ticket queued : queue) {
-                    if (queued == ticket) {
-                        break;
-                    }
-                    ahead += queued.deadline().toMillis();
-                }
-                // Each run ahead is bounded by its own alarm; this bound only matters should a thread die between its steps.
-                long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ahead + 1_000);
-                while (queue.peekFirst() != ticket && !broken) {
-                    long left = giveUp - System.nanoTime();
-                    if (left <= 0) {
-                        killRun();
-                        throw new IOException("the runs queued before this one got no answer in time (the helper was stopped or stuck)");
-                    }
-                    try {
-                        queue.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IOException("interrupted while a run queued before this one ran", e);
-                    }
-                }
-                if (broken) {
-                    throw new IOException("a run queued before this one failed, and the helper was killed with it");
-                }
-            }
-        }
-
-        private static boolean valid(Map<String, String> reply) {
-            try {
-                if (reply.containsKey("nostart")) {
-                    return reply.size() == 3 && reply.containsKey("stage") && Integer.parseInt(reply.get("errno")) >= 0;
-                }
-                if (!reply.containsKey("done") || !reply.keySet().containsAll(DONE_KEYS)) {
-                    return false;
-                }
-                for (String key : DONE_KEYS) {
-                    if (!key.equals("status") && !key.equals("signame")) {
-                        Long.parseLong(reply.get(key));
-                    }
-                }
-                return Set.of("exited", "signaled").contains(reply.get("status"));
-            } catch (RuntimeException e) {
-                return false;
-            }
-        }
-
-        /** The helper and whatever it was running go: without the sandbox, the child's group too. */
-        private void killRun() {
-            PosixCalls.killGroup(lastChild());
-            process.destroyForcibly();
-        }
-
-        private long lastChild() {
-            try {
-                String text = Files.readString(pidFile, StandardCharsets.US_ASCII).strip();
-                return text.isEmpty() ? 0 : Long.parseLong(text);
-            } catch (IOException | NumberFormatException e) {
-                return 0;
-            }
-        }
-
-        private static Map<String, String> parse(String line) {
-            String[] words = line.strip().split(" ");
-            Map<String, String> fields = new HashMap<>(words.length * 2);
-            fields.put(words[0], "");
-            for (int i = 1; i < words.length; i++) {
-                int eq = words[i].indexOf('=');
-                if (eq > 0) {
-                    fields.put(words[i].substring(0, eq), words[i].substring(eq + 1));
-                } else {
-                    fields.put("garbled", words[i]);
-                }
-            }
-            return fields;
-        }
-
-        void shutdown() {
-            try {
-                requests.close();
-            } catch (IOException e) {
-                // closing the pipe is the signal; a broken pipe means the helper is gone already
-            }
-            try {
-                if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                    killRun();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                killRun();
-            }
-        }
-
-        void destroy() {
-            process.destroyForcibly();
-        }
     }
 }

@@ -1,0 +1,234 @@
+package dev.patchgrade.core.launch;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One resident helper and its pipes. Several threads may queue runs on it: requests are written in
+ * the order the runs are queued, the helper answers them in that order, and each thread reads its
+ * own answer when every run queued before it has been answered.
+ */
+final class HelperProcess {
+    private final Process process;
+    private final OutputStream requests;
+    private final BufferedReader replies;
+    private final String slot;
+    private final Path pidFile;
+    Map<String, String> ready;
+    /** Runs queued or running on it; guarded by the launcher's list of helpers. */
+    int load;
+    /** Scratch file names free for a run; a slot is a run's until its output is hashed. */
+    private final Deque<String> freeSlots = new ConcurrentLinkedDeque<>();
+    private final AtomicLong slots = new AtomicLong();
+    /** Orders writing a request with joining the queue. */
+    private final Object writing = new Object();
+    /** The runs whose requests were written and are not answered yet, oldest first; guarded by itself. */
+    private final Deque<Ticket> queue = new ArrayDeque<>();
+    private boolean broken;
+
+    private record Ticket(Duration deadline) {}
+
+    private HelperProcess(Process process, String slot, Path pidFile) {
+        this.process = process;
+        this.slot = slot;
+        this.pidFile = pidFile;
+        this.requests = process.getOutputStream();
+        this.replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
+    }
+
+    static HelperProcess start(Path binary, Path scratch, String slot, List<String> arguments) throws IOException {
+        Path pidFile = scratch.resolve(slot + ".pid");
+        List<String> command = new ArrayList<>();
+        String wrapper = System.getProperty(HelperLauncher.WRAPPER_PROPERTY, "");
+        if (!wrapper.isBlank()) {
+            command.addAll(List.of(wrapper.strip().split("\\s+")));
+            // The wrapped helper runs as another user: it must be able to write its scratch files.
+            scratch.toFile().setWritable(true, false);
+            scratch.toFile().setExecutable(true, false);
+        }
+        command.addAll(List.of(binary.toString(), pidFile.toString()));
+        if ("false".equals(System.getProperty(HelperLauncher.PIDFD_PROPERTY))) {
+            command.add("--no-pidfd");
+        }
+        command.addAll(arguments);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
+        builder.environment().clear();
+        HelperProcess helper = new HelperProcess(builder.start(), slot, pidFile);
+        AtomicBoolean expired = new AtomicBoolean();
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "patchgrade-launch-startup");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            timer.schedule(() -> {
+                expired.set(true);
+                helper.process.destroyForcibly();
+            }, HelperLauncher.STARTUP.toMillis(), TimeUnit.MILLISECONDS);
+            String line = helper.replies.readLine();
+            if (line == null || !line.startsWith("ready ")) {
+                helper.destroy();
+                throw new IOException(expired.get() ? "no answer within " + HelperLauncher.STARTUP.toSeconds() + " s"
+                        : "it answered '" + (line == null ? "nothing" : line) + "' instead of 'ready'");
+            }
+            helper.ready = HelperProtocol.parse(line);
+            return helper;
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+
+    String takeSlot() {
+        String free = freeSlots.pollFirst();
+        return free != null ? free : slot + "-" + slots.incrementAndGet();
+    }
+
+    void giveBack(String freed) {
+        freeSlots.addFirst(freed);
+    }
+
+    /**
+     * Queues one request and waits for its answer: first for the runs queued before it (each bounded by
+     * its own deadline), then for its own until {@code deadline}. Past a deadline the helper is killed.
+     */
+    Map<String, String> run(byte[] request, Duration deadline, Watchdog watchdog) throws IOException {
+        Ticket ticket = new Ticket(deadline);
+        boolean answered = false;
+        try {
+            synchronized (writing) {
+                // A helper stopped with a full pipe would block the write: the alarm covers it too.
+                Watchdog.Alarm alarm = watchdog.arm(deadline, this::killRun);
+                try {
+                    synchronized (queue) {
+                        if (broken) {
+                            throw new IOException("a run queued before this one failed");
+                        }
+                        queue.addLast(ticket);
+                    }
+                    requests.write(request);
+                    requests.flush();
+                } catch (IOException e) {
+                    killRun();
+                    throw new IOException(alarm.fired() ? "the helper took no request within " + deadline.toSeconds()
+                            + " s (it was stopped or stuck)" : "the helper's pipe broke (" + e.getMessage() + ")", e);
+                } finally {
+                    watchdog.disarm(alarm);
+                }
+            }
+            awaitTurn(ticket);
+            String line;
+            Watchdog.Alarm alarm = watchdog.arm(deadline, this::killRun);
+            try {
+                line = replies.readLine();
+            } catch (IOException e) {
+                killRun();
+                throw new IOException(alarm.fired() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
+                        : "the helper's pipe broke (" + e.getMessage() + ")", e);
+            } finally {
+                watchdog.disarm(alarm);
+            }
+            if (line == null) {
+                // The helper died while its child ran: the child's group must not outlive it.
+                killRun();
+                throw new IOException(alarm.fired() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
+                        : "the helper exited unexpectedly");
+            }
+            Map<String, String> reply = HelperProtocol.parse(line);
+            if (!HelperProtocol.valid(reply)) {
+                killRun();
+                throw new IOException("the helper answered a garbled line: '" + (line.length() > 200 ? line.substring(0, 200) + "..." : line) + "'");
+            }
+            answered = true;
+            return reply;
+        } finally {
+            synchronized (queue) {
+                queue.remove(ticket);
+                broken |= !answered;
+                queue.notifyAll();
+            }
+        }
+    }
+
+    /** Until every run queued before {@code ticket} is answered, or one of them failed. */
+    private void awaitTurn(Ticket ticket) throws IOException {
+        synchronized (queue) {
+            long ahead = 0;
+            for (Ticket queued : queue) {
+                if (queued == ticket) {
+                    break;
+                }
+                ahead += queued.deadline().toMillis();
+            }
+            // Each run ahead is bounded by its own alarm; this bound only matters should a thread die between its steps.
+            long giveUp = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ahead + 1_000);
+            while (queue.peekFirst() != ticket && !broken) {
+                long left = giveUp - System.nanoTime();
+                if (left <= 0) {
+                    killRun();
+                    throw new IOException("the runs queued before this one got no answer in time (the helper was stopped or stuck)");
+                }
+                try {
+                    queue.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while a run queued before this one ran", e);
+                }
+            }
+            if (broken) {
+                throw new IOException("a run queued before this one failed, and the helper was killed with it");
+            }
+        }
+    }
+
+    /** The helper and whatever it was running go: without the sandbox, the child's group too. */
+    private void killRun() {
+        PosixCalls.killGroup(lastChild());
+        process.destroyForcibly();
+    }
+
+    private long lastChild() {
+        try {
+            String text = Files.readString(pidFile, StandardCharsets.US_ASCII).strip();
+            return text.isEmpty() ? 0 : Long.parseLong(text);
+        } catch (IOException | NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    void shutdown() {
+        try {
+            requests.close();
+        } catch (IOException e) {
+            // closing the pipe is the signal; a broken pipe means the helper is gone already
+        }
+        try {
+            if (!process.waitFor(5, TimeUnit.SECONDS)) {
+                killRun();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            killRun();
+        }
+    }
+
+    void destroy() {
+        process.destroyForcibly();
+    }
+}
