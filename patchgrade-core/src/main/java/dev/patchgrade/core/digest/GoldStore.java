@@ -15,11 +15,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -31,9 +34,63 @@ public final class GoldStore {
 
     /**
      * What a digest directory holds. {@code toolchain} and {@code normalize} are the same in every file.
-     * {@code excerpts} holds the cases whose file has {@code stdout_excerpt} or {@code stderr_excerpt}.
+     * Each case's tuple is kept compact, and its excerpts are read from its file only when asked for:
+     * a grade asks for them of the cases that drift, so the excerpts of 100,000 cases are never in memory.
      */
-    public record Gold(Map<String, DigestTuple> tuples, String toolchain, List<NormalizeRule> normalize, Map<String, StreamExcerpts> excerpts) {}
+    public static final class Gold {
+        private final Path directory;
+        private final Map<String, GoldEntry> entries;
+        private final String toolchain;
+        private final List<NormalizeRule> normalize;
+
+        private Gold(Path directory, Map<String, GoldEntry> entries, String toolchain, List<NormalizeRule> normalize) {
+            this.directory = directory;
+            this.entries = entries;
+            this.toolchain = toolchain;
+            this.normalize = normalize;
+        }
+
+        public String toolchain() {
+            return toolchain;
+        }
+
+        public List<NormalizeRule> normalize() {
+            return normalize;
+        }
+
+        /** The recorded case ids, in the order of their files' names. */
+        public Set<String> caseIds() {
+            return Collections.unmodifiableSet(entries.keySet());
+        }
+
+        public boolean has(String caseId) {
+            return entries.containsKey(caseId);
+        }
+
+        /** The recorded tuple of a case, or {@code null} when the gold has none. */
+        public DigestTuple tuple(String caseId) {
+            GoldEntry entry = entries.get(caseId);
+            return entry == null ? null : entry.tuple(caseId);
+        }
+
+        /**
+         * The excerpts of a case, read from its gold file now, or {@code null} where it keeps none. The file is
+         * the one the case was read from; a file that no longer holds that case changed under the grade.
+         */
+        public StreamExcerpts excerpts(String caseId) {
+            GoldEntry entry = entries.get(caseId);
+            if (entry == null || !entry.hasExcerpts()) {
+                return null;
+            }
+            Path file = directory.resolve(entry.fileName(caseId));
+            JsonNode node = parse(file);
+            if (!caseId.equals(node.path("case").asText(null))) {
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": no longer holds case \"" + dev.patchgrade.core.cases.CasesFile.printable(caseId)
+                        + "\", which it held when the gold was read; something rewrote the gold directory during the grade");
+            }
+            return excerptsOf(file, node);
+        }
+    }
 
     public static boolean hasDigests(Path directory) {
         if (!Files.isDirectory(directory)) {
@@ -56,31 +113,32 @@ public final class GoldStore {
             throw new PatchgradeException(ErrorName.MISSING_GOLD, directory + ": no gold directory. Record one from a known-good build with "
                     + "`" + rerecord.replace(" -Dpatchgrade.force=true", "") + "` and commit it, or fix the <gold> path");
         }
-        List<Path> files;
+        // Names, not paths, and each file's tuple kept compact: with 100,000 cases this is most of what a grade holds.
+        List<String> names;
         try (Stream<Path> list = Files.list(directory)) {
-            files = list.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
+            names = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).sorted().toList();
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.MISSING_GOLD, directory + ": cannot list the gold directory (" + e.getMessage() + ")");
         }
-        Map<String, DigestTuple> tuples = new LinkedHashMap<>();
-        Map<String, Path> origin = new LinkedHashMap<>();
-        Map<String, StreamExcerpts> excerpts = new LinkedHashMap<>();
+        Map<String, GoldEntry> entries = new LinkedHashMap<>();
+        Map<String, String> bucketNames = new HashMap<>();
         String toolchain = null;
         List<NormalizeRule> normalize = null;
         Path first = null;
-        for (Path file : files) {
+        for (String name : names) {
+            Path file = directory.resolve(name);
             JsonNode node = parse(file);
             DigestTuple tuple = tuple(file, node, buckets);
-            Path earlier = origin.putIfAbsent(tuple.caseId(), file);
+            GoldEntry earlier = entries.get(tuple.caseId());
             if (earlier != null) {
-                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": case \"" + tuple.caseId() + "\" is also in " + earlier
-                        + "; keep one digest per case");
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": case \"" + tuple.caseId() + "\" is also in "
+                        + directory.resolve(earlier.fileName(tuple.caseId())) + "; keep one digest per case");
             }
-            tuples.put(tuple.caseId(), tuple);
-            StreamExcerpts excerpt = new StreamExcerpts(optionalText(file, node, "stdout_excerpt"), optionalText(file, node, "stderr_excerpt"));
-            if (excerpt.stdout() != null || excerpt.stderr() != null) {
-                excerpts.put(tuple.caseId(), excerpt);
+            if (tuple.timeBucket() != null) {
+                tuple = tuple.withTime(bucketNames.computeIfAbsent(tuple.timeBucket(), b -> b), tuple.timeMs());
             }
+            StreamExcerpts excerpt = excerptsOf(file, node);
+            entries.put(tuple.caseId(), GoldEntry.of(tuple, name, excerpt != null));
             String fileToolchain = node.hasNonNull("toolchain") ? node.get("toolchain").asText() : null;
             List<NormalizeRule> fileNormalize = normalizeRules(file, node.get("normalize"));
             if (first == null) {
@@ -92,7 +150,13 @@ public final class GoldStore {
                         + "; a gold directory is recorded in one go, so re-record it with `" + rerecord + "`");
             }
         }
-        return new Gold(tuples, toolchain, normalize == null ? List.of() : normalize, excerpts);
+        return new Gold(directory, entries, toolchain, normalize == null ? List.of() : normalize);
+    }
+
+    /** A file's excerpts, or {@code null} where it has neither. */
+    private static StreamExcerpts excerptsOf(Path file, JsonNode node) {
+        StreamExcerpts excerpt = new StreamExcerpts(optionalText(file, node, "stdout_excerpt"), optionalText(file, node, "stderr_excerpt"));
+        return excerpt.stdout() != null || excerpt.stderr() != null ? excerpt : null;
     }
 
     private static JsonNode parse(Path file) {
