@@ -323,16 +323,57 @@ public final class GoldStore {
     /** @param excerpts by case id; cases without an entry are written without excerpts */
     public static void replace(Path directory, List<DigestTuple> tuples, String toolchain, List<NormalizeRule> normalize,
             Map<String, StreamExcerpts> excerpts) {
-        Path target = directory.toAbsolutePath().normalize();
-        Path parent = target.getParent();
-        try {
-            Files.createDirectories(parent);
-            Path fresh = AtomicFiles.createDirectory(parent, "." + target.getFileName() + ".new-");
+        try (Writer writer = Writer.open(directory, toolchain, normalize)) {
+            for (DigestTuple tuple : tuples) {
+                writer.write(tuple, excerpts.get(tuple.caseId()));
+            }
+            writer.commit();
+        }
+    }
+
+    /**
+     * Writes a new gold directory one case at a time, into a sibling that {@link #commit} swaps in for
+     * {@code directory}; closed without a commit, the sibling goes and the old directory stays as it was.
+     * {@link #write} may be called from several threads, each for another case.
+     */
+    public static final class Writer implements AutoCloseable {
+        private final Path target;
+        private final Path fresh;
+        private final String toolchain;
+        private final List<NormalizeRule> normalize;
+
+        private Writer(Path target, Path fresh, String toolchain, List<NormalizeRule> normalize) {
+            this.target = target;
+            this.fresh = fresh;
+            this.toolchain = toolchain;
+            this.normalize = normalize;
+        }
+
+        public static Writer open(Path directory, String toolchain, List<NormalizeRule> normalize) {
+            Path target = directory.toAbsolutePath().normalize();
+            Path parent = target.getParent();
             try {
-                for (DigestTuple tuple : tuples) {
-                    Files.write(fresh.resolve(SafeNames.jsonFile(tuple.caseId())),
-                            (JsonReports.MAPPER.writeValueAsString(json(tuple, toolchain, normalize, excerpts.get(tuple.caseId()))) + "\n").getBytes(StandardCharsets.UTF_8));
-                }
+                Files.createDirectories(parent);
+                return new Writer(target, AtomicFiles.createDirectory(parent, "." + target.getFileName() + ".new-"), toolchain, normalize);
+            } catch (IOException e) {
+                throw failed(target, e);
+            }
+        }
+
+        /** @param excerpts the case's normalised stream excerpts, or {@code null} to write none */
+        public void write(DigestTuple tuple, StreamExcerpts excerpts) {
+            try {
+                Files.write(fresh.resolve(SafeNames.jsonFile(tuple.caseId())),
+                        (JsonReports.MAPPER.writeValueAsString(json(tuple, toolchain, normalize, excerpts)) + "\n").getBytes(StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw failed(target, e);
+            }
+        }
+
+        /** Swaps the written digests in for the old directory, which goes: no stale file survives. */
+        public void commit() {
+            Path parent = target.getParent();
+            try {
                 Path old = null;
                 if (Files.exists(target)) {
                     old = parent.resolve("." + target.getFileName() + ".old-" + System.nanoTime());
@@ -342,13 +383,25 @@ public final class GoldStore {
                 if (old != null) {
                     deleteTree(old);
                 }
-            } finally {
+            } catch (IOException e) {
+                throw failed(target, e);
+            }
+        }
+
+        /** Without a commit, removes what was written. */
+        @Override
+        public void close() {
+            try {
                 if (Files.exists(fresh)) {
                     deleteTree(fresh);
                 }
+            } catch (IOException e) {
+                throw failed(target, e);
             }
-        } catch (IOException e) {
-            throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write the digest directory " + target + ": " + e.getMessage(), e);
+        }
+
+        private static PatchgradeException failed(Path target, IOException e) {
+            return new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write the digest directory " + target + ": " + e.getMessage(), e);
         }
     }
 
