@@ -26,7 +26,8 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     private final Options options;
     private final Normalizer normalizer;
     private final DigestReport report;
-    private GoldStore.Gold gold;
+    /** Only the way back to each case's gold file: the ids of every case are not kept once checked. */
+    private GoldStore.Lookup gold;
     private Launcher launcher;
 
     /**
@@ -70,15 +71,16 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     protected List<Case> prepare(GradeLog log) {
         log.info("digest " + settings.executionId() + ": cases " + options.cases() + ", gold " + options.gold());
         List<Case> cases = CasesFile.read(options.cases(), false);
-        gold = GoldStore.read(options.gold(), options.buckets(), rerecord());
-        checkCaseSet(cases);
-        checkToolchain(log);
+        GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets(), rerecord());
+        checkCaseSet(cases, gold);
+        checkToolchain(log, gold);
         if (!gold.normalize().equals(options.normalize())) {
             throw new PatchgradeException(ErrorName.NORMALIZE_DRIFT, options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
                     + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
                     + "Use the recorded rules, or re-record with `" + rerecord() + "`");
         }
         report.start(gold.toolchain());
+        this.gold = gold.lookup();
         return options.shard().select(cases);
     }
 
@@ -112,7 +114,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         return Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error");
     }
 
-    private void checkCaseSet(List<Case> cases) {
+    private void checkCaseSet(List<Case> cases, GoldStore.Gold gold) {
         Set<String> ids = new LinkedHashSet<>();
         cases.forEach(c -> ids.add(c.id()));
         List<String> added = ids.stream().filter(id -> !gold.has(id)).map(CasesFile::printable).toList();
@@ -124,7 +126,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         }
     }
 
-    private void checkToolchain(GradeLog log) {
+    private void checkToolchain(GradeLog log, GoldStore.Gold gold) {
         String current = DigestRecording.toolchain(options);
         if (gold.toolchain() == null) {
             log.warn(options.gold() + " records no toolchain, so a compiler change cannot be told from a behaviour change; record with "

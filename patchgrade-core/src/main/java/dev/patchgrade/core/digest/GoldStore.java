@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,18 +34,17 @@ public final class GoldStore {
 
     /**
      * What a digest directory holds. {@code toolchain} and {@code normalize} are the same in every file.
-     * Each case's tuple is kept compact, and its excerpts are read from its file only when asked for:
-     * a grade asks for them of the cases that drift, so the excerpts of 100,000 cases are never in memory.
+     * Of the cases it keeps only their ids; {@link #lookup} finds a case's file again when it is graded.
      */
     public static final class Gold {
-        private final Path directory;
-        private final Map<String, GoldEntry> entries;
+        private final Set<String> ids;
+        private final Lookup lookup;
         private final String toolchain;
         private final List<NormalizeRule> normalize;
 
-        private Gold(Path directory, Map<String, GoldEntry> entries, String toolchain, List<NormalizeRule> normalize) {
-            this.directory = directory;
-            this.entries = entries;
+        private Gold(Set<String> ids, Lookup lookup, String toolchain, List<NormalizeRule> normalize) {
+            this.ids = ids;
+            this.lookup = lookup;
             this.toolchain = toolchain;
             this.normalize = normalize;
         }
@@ -60,35 +59,60 @@ public final class GoldStore {
 
         /** The recorded case ids, in the order of their files' names. */
         public Set<String> caseIds() {
-            return Collections.unmodifiableSet(entries.keySet());
+            return Collections.unmodifiableSet(ids);
         }
 
         public boolean has(String caseId) {
-            return entries.containsKey(caseId);
+            return ids.contains(caseId);
         }
 
-        /** The recorded tuple of a case, or {@code null} when the gold has none. */
+        /** How to read a case's digest again, without the ids: what a grade keeps once the case set is checked. */
+        public Lookup lookup() {
+            return lookup;
+        }
+
         public DigestTuple tuple(String caseId) {
-            GoldEntry entry = entries.get(caseId);
-            return entry == null ? null : entry.tuple(caseId);
+            return ids.contains(caseId) ? lookup.tuple(caseId) : null;
         }
 
-        /**
-         * The excerpts of a case, read from its gold file now, or {@code null} where it keeps none. The file is
-         * the one the case was read from; a file that no longer holds that case changed under the grade.
-         */
         public StreamExcerpts excerpts(String caseId) {
-            GoldEntry entry = entries.get(caseId);
-            if (entry == null || !entry.hasExcerpts()) {
-                return null;
+            return ids.contains(caseId) ? lookup.excerpts(caseId) : null;
+        }
+    }
+
+    /**
+     * Reads one case's digest from its gold file when it is graded. Measured at 100,000 cases under -Xmx128m,
+     * every object a grade holds per case stays in the old generation and pushes the young one into heap not yet
+     * touched, raising Maven's peak RSS; so nothing per case is held, only the files not named after their case.
+     *
+     * @param renamed the case ids whose file is not {@link SafeNames#jsonFile} of the id, and that file's name
+     */
+    public record Lookup(Path directory, TimeBuckets buckets, Map<String, String> renamed) {
+        /** The case's recorded tuple, read from the file that held it when the directory was read. */
+        public DigestTuple tuple(String caseId) {
+            Path file = file(caseId);
+            return GoldStore.tuple(file, caseNode(file, caseId), buckets);
+        }
+
+        /** The case's excerpts, or {@code null} where its file keeps none. */
+        public StreamExcerpts excerpts(String caseId) {
+            Path file = file(caseId);
+            return excerptsOf(file, caseNode(file, caseId));
+        }
+
+        private Path file(String caseId) {
+            return directory.resolve(renamed.getOrDefault(caseId, SafeNames.jsonFile(caseId)));
+        }
+
+        /** A file that no longer holds its case was rewritten behind the grade's back: never a digest of another case. */
+        private static JsonNode caseNode(Path file, String caseId) {
+            JsonNode node = Files.isRegularFile(file) ? parse(file) : null;
+            if (node == null || !caseId.equals(node.path("case").asText(null))) {
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": no longer holds case \""
+                        + dev.patchgrade.core.cases.CasesFile.printable(caseId) + "\", which it held when the gold was read; something "
+                        + "rewrote the gold directory during the grade");
             }
-            Path file = directory.resolve(entry.fileName(caseId));
-            JsonNode node = parse(file);
-            if (!caseId.equals(node.path("case").asText(null))) {
-                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": no longer holds case \"" + dev.patchgrade.core.cases.CasesFile.printable(caseId)
-                        + "\", which it held when the gold was read; something rewrote the gold directory during the grade");
-            }
-            return excerptsOf(file, node);
+            return node;
         }
     }
 
@@ -113,15 +137,15 @@ public final class GoldStore {
             throw new PatchgradeException(ErrorName.MISSING_GOLD, directory + ": no gold directory. Record one from a known-good build with "
                     + "`" + rerecord.replace(" -Dpatchgrade.force=true", "") + "` and commit it, or fix the <gold> path");
         }
-        // Names, not paths, and each file's tuple kept compact: with 100,000 cases this is most of what a grade holds.
+        // Names, not paths: with 100,000 cases the list is large while the directory is read.
         List<String> names;
         try (Stream<Path> list = Files.list(directory)) {
             names = list.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".json")).sorted().toList();
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.MISSING_GOLD, directory + ": cannot list the gold directory (" + e.getMessage() + ")");
         }
-        Map<String, GoldEntry> entries = new LinkedHashMap<>();
-        Map<String, String> bucketNames = new HashMap<>();
+        Set<String> ids = new LinkedHashSet<>();
+        Map<String, String> renamed = new HashMap<>();
         String toolchain = null;
         List<NormalizeRule> normalize = null;
         Path first = null;
@@ -129,16 +153,14 @@ public final class GoldStore {
             Path file = directory.resolve(name);
             JsonNode node = parse(file);
             DigestTuple tuple = tuple(file, node, buckets);
-            GoldEntry earlier = entries.get(tuple.caseId());
-            if (earlier != null) {
+            if (!ids.add(tuple.caseId())) {
                 throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": case \"" + tuple.caseId() + "\" is also in "
-                        + directory.resolve(earlier.fileName(tuple.caseId())) + "; keep one digest per case");
+                        + directory.resolve(renamed.getOrDefault(tuple.caseId(), SafeNames.jsonFile(tuple.caseId()))) + "; keep one digest per case");
             }
-            if (tuple.timeBucket() != null) {
-                tuple = tuple.withTime(bucketNames.computeIfAbsent(tuple.timeBucket(), b -> b), tuple.timeMs());
+            if (!name.equals(SafeNames.jsonFile(tuple.caseId()))) {
+                renamed.put(tuple.caseId(), name);
             }
-            StreamExcerpts excerpt = excerptsOf(file, node);
-            entries.put(tuple.caseId(), GoldEntry.of(tuple, name, excerpt != null));
+            excerptsOf(file, node); // checked now, so that a malformed excerpt fails the read, not the grade of a drifting case
             String fileToolchain = node.hasNonNull("toolchain") ? node.get("toolchain").asText() : null;
             List<NormalizeRule> fileNormalize = normalizeRules(file, node.get("normalize"));
             if (first == null) {
@@ -150,7 +172,7 @@ public final class GoldStore {
                         + "; a gold directory is recorded in one go, so re-record it with `" + rerecord + "`");
             }
         }
-        return new Gold(directory, entries, toolchain, normalize == null ? List.of() : normalize);
+        return new Gold(ids, new Lookup(directory, buckets, renamed), toolchain, normalize == null ? List.of() : normalize);
     }
 
     /** A file's excerpts, or {@code null} where it has neither. */

@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** SPEC, digest at scale: compact gold tuples, excerpts read only for a drifting case, gold written case by case. */
+/** SPEC, digest at scale: a gold case read back from its own file when graded, excerpts only for a drifting case, gold written case by case. */
 class GoldAtScaleTest {
     private static final List<String> ECHO = List.of("/bin/sh", "-c", "echo \"$0\"; echo \"err $0\" >&2");
     private static final List<String> B_CHANGED = List.of("/bin/sh", "-c",
