@@ -152,7 +152,13 @@ public final class DigestGoal {
         }
     }
 
-    public static List<DigestTuple> record(Options options, GradeLog log) {
+    /**
+     * What a recording tells its caller: how many digests it wrote, and the first of them as the console table
+     * shows them. Not every tuple: those are in the gold files, and a recording of 100,000 cases must not hold them.
+     */
+    public record Recorded(long count, List<DigestTuple> first) {}
+
+    public static Recorded record(Options options, GradeLog log) {
         return DigestRecording.record(options, log);
     }
 

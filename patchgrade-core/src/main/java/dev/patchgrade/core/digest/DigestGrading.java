@@ -27,7 +27,8 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     private final Options options;
     private final Normalizer normalizer;
     private final DigestReport report;
-    private GoldStore.Gold gold;
+    /** Only the way back to each case's gold file: the ids of every case are not kept once checked. */
+    private GoldStore.Lookup gold;
     private Launcher launcher;
 
     /**
@@ -71,15 +72,16 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     protected List<Case> prepare(GradeLog log) {
         log.info("digest " + settings.executionId() + ": cases " + options.cases() + ", gold " + options.gold());
         List<Case> cases = CasesFile.read(options.cases(), false);
-        gold = GoldStore.read(options.gold(), options.buckets(), settings.rerun("record-digest"), rerecord());
-        checkCaseSet(cases);
-        checkToolchain(log);
+        GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets(), settings.rerun("record-digest"), rerecord());
+        checkCaseSet(cases, gold);
+        checkToolchain(log, gold);
         if (!gold.normalize().equals(options.normalize())) {
             throw new PatchgradeException(ErrorName.NORMALIZE_DRIFT, options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
                     + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
                     + "Use the recorded rules, or re-record with `" + rerecord() + "`");
         }
         report.start(gold.toolchain());
+        this.gold = gold.lookup();
         return options.shard().select(cases);
     }
 
@@ -113,11 +115,11 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         return Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error");
     }
 
-    private void checkCaseSet(List<Case> cases) {
+    private void checkCaseSet(List<Case> cases, GoldStore.Gold gold) {
         Set<String> ids = new LinkedHashSet<>();
         cases.forEach(c -> ids.add(c.id()));
-        List<String> added = ids.stream().filter(id -> !gold.tuples().containsKey(id)).map(CasesFile::printable).toList();
-        List<String> removed = gold.tuples().keySet().stream().filter(id -> !ids.contains(id)).map(CasesFile::printable).toList();
+        List<String> added = ids.stream().filter(id -> !gold.has(id)).map(CasesFile::printable).toList();
+        List<String> removed = gold.caseIds().stream().filter(id -> !ids.contains(id)).map(CasesFile::printable).toList();
         if (!added.isEmpty() || !removed.isEmpty()) {
             throw new PatchgradeException(ErrorName.CASE_SET_DRIFT, "the cases in " + options.cases() + " and the gold digests in " + options.gold()
                     + " differ: added " + added + ", removed " + removed + ". Nothing was graded. If the change is intended, re-record with "
@@ -125,7 +127,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         }
     }
 
-    private void checkToolchain(GradeLog log) {
+    private void checkToolchain(GradeLog log, GoldStore.Gold gold) {
         String current = DigestRecording.toolchain(options);
         if (gold.toolchain() == null) {
             log.warn(options.gold() + " records no toolchain, so a compiler change cannot be told from a behaviour change; record with "
@@ -147,8 +149,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
 
     @Override
     protected Row gradeCase(Case c) {
-        DigestTuple goldTuple = gold.tuples().get(c.id());
-        StreamExcerpts excerpts = gold.excerpts().get(c.id());
+        DigestTuple goldTuple = gold.tuple(c.id());
         // Held by the launcher until the verdict: only the streams of a case worth looking at become files of their own.
         DigestRun measured = DigestRun.measure(launcher, options, normalizer, c, null);
         List<DigestTuple.Drift> drifts = behaviourDrifts(measured.tuple(), goldTuple);
@@ -193,14 +194,17 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
             withCap.addAll(drifts);
             drifts = withCap;
         }
-        List<FirstDifference.Line> lines = firstDifferences(drifts, excerpts, launch);
+        List<FirstDifference.Line> lines = firstDifferences(c, drifts, launch);
         launch = !drifts.isEmpty() || options.keepAll() ? launch.keepOutputAs(DigestRun.streamPrefix(settings, c)) : launch.released();
         return new Row(c, goldTuple, measured.tuple(), drifts, reruns, launch, lines);
     }
 
-    private List<FirstDifference.Line> firstDifferences(List<DigestTuple.Drift> drifts, StreamExcerpts excerpts, LaunchResult launch) {
+    private List<FirstDifference.Line> firstDifferences(Case c, List<DigestTuple.Drift> drifts, LaunchResult launch) {
         List<FirstDifference.Line> lines = new ArrayList<>();
-        if (excerpts != null && launch.started()) {
+        boolean streamDrifts = drifts.stream().anyMatch(d -> d.field() == DriftField.STDOUT_SHA256 || d.field() == DriftField.STDERR_SHA256);
+        // Read from the case's gold file only now: a passing case never needs its excerpts.
+        StreamExcerpts excerpts = streamDrifts && launch.started() ? gold.excerpts(c.id()) : null;
+        if (excerpts != null) {
             for (DigestTuple.Drift drift : drifts) {
                 FirstDifference.Line line = switch (drift.field()) {
                     case STDOUT_SHA256 -> StreamExcerpts.firstDifference("stdout", excerpts.stdout(), launch.stdout().file(), normalizer);

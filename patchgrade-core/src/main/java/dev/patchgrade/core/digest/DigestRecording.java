@@ -17,9 +17,7 @@ import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.report.ConsoleTable;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /** The {@code record-digest} goal: every case run on a known-good binary, its tuple written as gold. */
 final class DigestRecording {
@@ -27,7 +25,7 @@ final class DigestRecording {
 
     private DigestRecording() {}
 
-    static List<DigestTuple> record(Options options, GradeLog log) {
+    static DigestGoal.Recorded record(Options options, GradeLog log) {
         if (GoldStore.hasDigests(options.gold()) && !options.force()) {
             throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, options.gold() + " already holds gold digests and record-digest does not "
                     + "overwrite them. If the new behaviour is intended, re-run as `" + options.settings().rerecord("record-digest")
@@ -39,72 +37,101 @@ final class DigestRecording {
         List<Case> cases = CasesFile.read(options.cases(), false);
         String toolchain = toolchain(options);
         Normalizer normalizer = new Normalizer(options.normalize());
-        List<DigestRun> runs;
         GoalSettings settings = options.settings();
         CaseRunner.requireWorkers(options.parallel());
-        try (BuildLock lock = BuildLock.take(settings.outputDirectory());
-                Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()),
-                        options.parallel())) {
-            runs = CaseRunner.runAll(cases, options.parallel() * Launchers.CALLERS_PER_CHILD, c -> sampled(launcher, options, normalizer, c, log),
-                    t -> false, log);
-        }
-        List<DigestTuple> tuples = runs.stream().map(DigestRun::tuple).toList();
-        warnUnclean(options, tuples, log);
-        warnProjectPath(options, normalizer, runs, log);
-        Map<String, StreamExcerpts> excerpts = new LinkedHashMap<>();
-        for (DigestRun run : runs) {
-            LaunchResult launch = run.launch();
-            if (options.goldExcerptBytes() > 0 && launch.started() && !launch.timedOut()) {
-                excerpts.put(run.tuple().caseId(), new StreamExcerpts(StreamExcerpts.of(launch.stdout().file(), normalizer, options.goldExcerptBytes()),
-                        StreamExcerpts.of(launch.stderr().file(), normalizer, options.goldExcerptBytes())));
+        String basedir = settings.projectDirectory().toAbsolutePath().normalize().toString();
+        Summary summary = new Summary();
+        // Each case's file is written as it finishes, so only the summary's few facts outlive a case; the files go to a
+        // sibling that replaces the old gold only once every case is written.
+        try (GoldStore.Writer writer = GoldStore.Writer.open(options.gold(), toolchain, options.normalize())) {
+            try (BuildLock lock = BuildLock.take(settings.outputDirectory());
+                    Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()),
+                            options.parallel())) {
+                CaseRunner.forEach(cases, options.parallel() * Launchers.CALLERS_PER_CHILD,
+                        c -> written(sampled(launcher, options, normalizer, c, log), options, normalizer, basedir, writer), r -> false, summary::add,
+                        log);
             }
+            warnUnclean(summary, log);
+            warnProjectPath(options, basedir, summary, log);
+            writer.commit();
         }
-        GoldStore.replace(options.gold(), tuples, toolchain, options.normalize(), excerpts);
         ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
-        tuples.stream().limit(TABLE_ROWS).forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
+        summary.first.forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
                 shortHash(t.stderrSha256()), t.sanitizer().wireName(), t.timeBucket() == null ? "off"
                         : t.timeBucket() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms)")));
-        log.info("Recorded " + tuples.size() + " gold digests in " + options.gold() + (toolchain == null ? "" : " (toolchain: " + toolchain + ")") + ":");
+        log.info("Recorded " + summary.count + " gold digests in " + options.gold() + (toolchain == null ? "" : " (toolchain: " + toolchain + ")") + ":");
         table.lines().forEach(log::info);
-        if (tuples.size() > TABLE_ROWS) {
-            log.info("... and " + (tuples.size() - TABLE_ROWS) + " more");
+        if (summary.count > TABLE_ROWS) {
+            log.info("... and " + (summary.count - TABLE_ROWS) + " more");
         }
-        return tuples;
+        return new DigestGoal.Recorded(summary.count, List.copyOf(summary.first));
+    }
+
+    /** What the summary needs of one recorded case, once its gold file is written and its streams are no longer read. */
+    private record Written(DigestTuple tuple, boolean namesProject) {}
+
+    /** In the worker: the case's excerpts and project-path check, read from its kept streams, and its gold file. */
+    private static Written written(DigestRun run, Options options, Normalizer normalizer, String basedir, GoldStore.Writer writer) {
+        LaunchResult launch = run.launch();
+        StreamExcerpts excerpts = null;
+        if (options.goldExcerptBytes() > 0 && launch.started() && !launch.timedOut()) {
+            excerpts = new StreamExcerpts(StreamExcerpts.of(launch.stdout().file(), normalizer, options.goldExcerptBytes()),
+                    StreamExcerpts.of(launch.stderr().file(), normalizer, options.goldExcerptBytes()));
+        }
+        boolean namesProject = launch.started() && (normalizer.contains(launch.stdout().file(), basedir) || normalizer.contains(launch.stderr().file(), basedir));
+        writer.write(run.tuple(), excerpts);
+        return new Written(run.tuple(), namesProject);
+    }
+
+    /** The recorded cases as the summary shows them: counted, the first rows of the table, and the first few of each warning. */
+    private static final class Summary {
+        private static final int LISTED = 20;
+        private long count;
+        private final List<DigestTuple> first = new ArrayList<>();
+        private final List<String> unclean = new ArrayList<>();
+        private long uncleanCount;
+        private final List<String> naming = new ArrayList<>();
+        private long namingCount;
+
+        void add(Written written) {
+            DigestTuple t = written.tuple();
+            count++;
+            if (first.size() < TABLE_ROWS) {
+                first.add(t);
+            }
+            if (t.sanitizer() != SanitizerClass.CLEAN && uncleanCount++ < LISTED) {
+                unclean.add(CasesFile.printable(t.caseId()) + " (" + t.sanitizer() + ")");
+            }
+            if (written.namesProject() && namingCount++ < LISTED) {
+                naming.add(CasesFile.printable(t.caseId()));
+            }
+        }
     }
 
     /** One summary warning, not one a case: a build that is not sanitizer-clean says so once, with the cases. */
-    private static void warnUnclean(Options options, List<DigestTuple> tuples, GradeLog log) {
-        List<String> unclean = tuples.stream().filter(t -> t.sanitizer() != SanitizerClass.CLEAN)
-                .map(t -> CasesFile.printable(t.caseId()) + " (" + t.sanitizer() + ")").toList();
-        if (!unclean.isEmpty()) {
-            log.warn(unclean.size() + " of " + tuples.size() + " case(s) were recorded with a sanitizer class other than clean: " + listed(unclean)
+    private static void warnUnclean(Summary summary, GradeLog log) {
+        if (summary.uncleanCount > 0) {
+            log.warn(summary.uncleanCount + " of " + summary.count + " case(s) were recorded with a sanitizer class other than clean: "
+                    + listed(summary.unclean, summary.uncleanCount)
                     + ". The gold now expects exactly these outcomes: make sure the known-good build really behaves this way (a sanitizer "
                     + "report in a known-good build is usually a bug to fix, or a case to drop, before recording)");
         }
     }
 
     /** Output that names the checkout drifts when the checkout moves: say so while the gold is being made. */
-    private static void warnProjectPath(Options options, Normalizer normalizer, List<DigestRun> runs, GradeLog log) {
-        String basedir = options.settings().projectDirectory().toAbsolutePath().normalize().toString();
-        List<String> naming = new ArrayList<>();
-        for (DigestRun run : runs) {
-            LaunchResult launch = run.launch();
-            if (launch.started() && (normalizer.contains(launch.stdout().file(), basedir) || normalizer.contains(launch.stderr().file(), basedir))) {
-                naming.add(CasesFile.printable(run.tuple().caseId()));
-            }
-        }
-        if (!naming.isEmpty()) {
-            log.warn("the recorded output of " + naming.size() + " case(s) contains the project's absolute path " + basedir + ": "
-                    + listed(naming) + ". These digests will drift when the project is checked out elsewhere. Add the rule "
+    private static void warnProjectPath(Options options, String basedir, Summary summary, GradeLog log) {
+        if (summary.namingCount > 0) {
+            log.warn("the recorded output of " + summary.namingCount + " case(s) contains the project's absolute path " + basedir + ": "
+                    + listed(summary.naming, summary.namingCount) + ". These digests will drift when the project is checked out elsewhere. Add the rule "
                     + options.settings().suggestions().configured(Setting.NORMALIZE_RULE.is(NormalizeRule.BASEDIR))
                     + " (it writes ${basedir} in place of the path), or run the command with "
                     + "relative paths, then re-record with `" + options.settings().rerecord("record-digest") + "`");
         }
     }
 
-    private static String listed(List<String> items) {
-        int shown = Math.min(items.size(), 20);
-        return String.join(", ", items.subList(0, shown)) + (items.size() > shown ? " and " + (items.size() - shown) + " more" : "");
+    /** @param shown the first of {@code count} items */
+    private static String listed(List<String> shown, long count) {
+        return String.join(", ", shown) + (count > shown.size() ? " and " + (count - shown.size()) + " more" : "");
     }
 
     /**

@@ -53,7 +53,8 @@ public final class ScaleBench {
                     boxed.launch(request);
                 }
             }
-            List<DigestTuple> tuples = new ArrayList<>(GoldStore.read(gold, TimeBuckets.parse(TimeBuckets.DEFAULT)).tuples().values());
+            GoldStore.Gold recorded = GoldStore.read(gold, TimeBuckets.parse(TimeBuckets.DEFAULT));
+            List<DigestTuple> tuples = new ArrayList<>(recorded.caseIds().stream().map(recorded::tuple).toList());
             goldFiles = tuples.size();
             for (int round = 0; round < ROUNDS; round++) {
                 ms[0][round] = floor(floorProgram, program, launches, work);

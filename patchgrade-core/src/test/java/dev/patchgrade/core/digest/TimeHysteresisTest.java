@@ -49,7 +49,7 @@ class TimeHysteresisTest {
     }
 
     private void goldFile(String bucket, Long timeMs) throws Exception {
-        DigestTuple recorded = DigestGoal.record(options("record-digest", "50,500,5000", 1, 2), GradeLog.SILENT).get(0);
+        DigestTuple recorded = DigestGoal.record(options("record-digest", "50,500,5000", 1, 2), GradeLog.SILENT).first().get(0);
         GoldStore.replace(gold, List.of(recorded.withTime(bucket, timeMs)), null, List.of());
     }
 
@@ -59,7 +59,7 @@ class TimeHysteresisTest {
 
     @Test
     void recordingKeepsTheFastestOfTheSamplesAndItsBucket() throws Exception {
-        DigestTuple tuple = DigestGoal.record(options("record-digest", "50,500,5000", 3, 2), GradeLog.SILENT).get(0);
+        DigestTuple tuple = DigestGoal.record(options("record-digest", "50,500,5000", 3, 2), GradeLog.SILENT).first().get(0);
         assertThat(tuple.timeMs()).isGreaterThanOrEqualTo(200L);
         assertThat(tuple.timeBucket()).isEqualTo(TimeBuckets.parse(null).bucket(tuple.timeMs()));
         JsonNode file = JsonReports.MAPPER.readTree(gold.resolve("0.2.json").toFile());
@@ -98,7 +98,7 @@ class TimeHysteresisTest {
 
     @Test
     void bucketsOffRecordAndGradeNoTime() throws Exception {
-        DigestTuple tuple = DigestGoal.record(options("record-digest", "off", 3, 2), GradeLog.SILENT).get(0);
+        DigestTuple tuple = DigestGoal.record(options("record-digest", "off", 3, 2), GradeLog.SILENT).first().get(0);
         assertThat(tuple.timeBucket()).isNull();
         assertThat(tuple.timeMs()).isNull();
         String file = Files.readString(gold.resolve("0.2.json"));

@@ -148,7 +148,7 @@ class RealProjectTest {
                 "{\"id\":\"plain\",\"args\":[\"--cwd\"]}", ""));
         Captured log = new Captured(false);
         List<DigestTuple> tuples = DigestGoal.record(digest(settings("record-digest", dir, Map.of("PROBE", "from-pom")), dir,
-                List.of(Fixtures.command("case_probe")), 3, List.of(NormalizeRule.basedir(dir)), false), log);
+                List.of(Fixtures.command("case_probe")), 3, List.of(NormalizeRule.basedir(dir)), false), log).first();
         assertThat(json(dir.resolve("gold/in-tests.json")).path("stdout_excerpt").asText()).isEqualTo("cwd=${basedir}/tests/lib\nPROBE=from-case\n");
         assertThat(json(dir.resolve("gold/plain.json")).path("stdout_excerpt").asText()).isEqualTo("cwd=${basedir}\nPROBE=from-pom\n");
         assertThat(tuples).filteredOn(t -> t.caseId().equals("slow-allowed")).extracting(DigestTuple::sanitizer).containsExactly(dev.patchgrade.core.digest.SanitizerClass.CLEAN);
