@@ -15,7 +15,6 @@ import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.report.ConsoleTable;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -70,17 +69,25 @@ final class DigestRecording {
     /** What the summary needs of one recorded case, once its gold file is written and its streams are no longer read. */
     private record Written(DigestTuple tuple, boolean namesProject) {}
 
-    /** In the worker: the case's excerpts and project-path check, read from its kept streams, and its gold file. */
+    /**
+     * In the worker: the case's excerpts and project-path check, read from the streams the launcher holds (then let
+     * go: recording keeps no stream files, only the gold), and its gold file.
+     */
     private static Written written(DigestRun run, Options options, Normalizer normalizer, String basedir, GoldStore.Writer writer) {
         LaunchResult launch = run.launch();
-        StreamExcerpts excerpts = null;
-        if (options.goldExcerptBytes() > 0 && launch.started() && !launch.timedOut()) {
-            excerpts = new StreamExcerpts(StreamExcerpts.of(launch.stdout().file(), normalizer, options.goldExcerptBytes()),
-                    StreamExcerpts.of(launch.stderr().file(), normalizer, options.goldExcerptBytes()));
+        try {
+            StreamExcerpts excerpts = null;
+            if (options.goldExcerptBytes() > 0 && launch.started() && !launch.timedOut()) {
+                excerpts = new StreamExcerpts(StreamExcerpts.of(launch.stdout().file(), normalizer, options.goldExcerptBytes()),
+                        StreamExcerpts.of(launch.stderr().file(), normalizer, options.goldExcerptBytes()));
+            }
+            boolean namesProject = launch.started()
+                    && (normalizer.contains(launch.stdout().file(), basedir) || normalizer.contains(launch.stderr().file(), basedir));
+            writer.write(run.tuple(), excerpts);
+            return new Written(run.tuple(), namesProject);
+        } finally {
+            launch.released();
         }
-        boolean namesProject = launch.started() && (normalizer.contains(launch.stdout().file(), basedir) || normalizer.contains(launch.stderr().file(), basedir));
-        writer.write(run.tuple(), excerpts);
-        return new Written(run.tuple(), namesProject);
     }
 
     /** The recorded cases as the summary shows them: counted, the first rows of the table, and the first few of each warning. */
@@ -139,15 +146,15 @@ final class DigestRecording {
      * runs in all give the time: the fastest, which load can only slow down, and its bucket.
      */
     private static DigestRun sampled(Launcher launcher, Options options, Normalizer normalizer, Case c, GradeLog log) {
-        Path keep = DigestRun.streamPrefix(options.settings(), c);
-        DigestRun first = DigestRun.measure(launcher, options, normalizer, c, keep);
+        DigestRun first = DigestRun.measure(launcher, options, normalizer, c, null);
         if (first.tuple().timeMs() == null) {
             return first;
         }
         long fastest = first.tuple().timeMs();
         DigestRun latest = first;
         for (int i = 1; i < options.timeSamples(); i++) {
-            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, keep);
+            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, null);
+            latest.launch().released();
             latest = again;
             if (again.tuple().timeMs() == null || !sameBehaviour(first.tuple(), again.tuple())) {
                 log.warn("case " + CasesFile.printable(c.id()) + " behaved differently in time sample " + (i + 1) + " (" + again.tuple()
@@ -156,7 +163,7 @@ final class DigestRecording {
             }
             fastest = Math.min(fastest, again.tuple().timeMs());
         }
-        // The kept streams are the latest sample's: the files the excerpts and warnings read.
+        // The held streams are the latest sample's: what the excerpts and warnings read.
         return new DigestRun(first.tuple().withTime(options.buckets().bucket(fastest), fastest), latest.launch());
     }
 

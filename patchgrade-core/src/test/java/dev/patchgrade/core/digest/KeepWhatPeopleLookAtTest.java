@@ -61,6 +61,15 @@ class KeepWhatPeopleLookAtTest {
     }
 
     @Test
+    void recordingKeepsTheGoldAndNoStreams() throws Exception {
+        DigestGoal.Options recording = options("rec", ECHO);
+        DigestGoal.record(recording, GradeLog.SILENT);
+        assertThat(names(dir.resolve("gold"))).hasSize(3);
+        assertThat(names(recording.settings().streamsDirectory())).as("the streams were read for the gold's excerpts, then let go").isEmpty();
+        assertThat(Files.readString(dir.resolve("gold").resolve("b.json"))).contains("\"stdout_excerpt\" : \"b\\n\"");
+    }
+
+    @Test
     void keepAllKeepsEveryCase() throws Exception {
         DigestGoal.record(options("rec", ECHO), GradeLog.SILENT);
         DigestGoal.Options grading = options("grade", B_CHANGED).keepingAll(true);
