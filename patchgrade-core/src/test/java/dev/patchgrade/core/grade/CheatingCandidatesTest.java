@@ -105,9 +105,11 @@ class CheatingCandidatesTest {
     }
 
     @Test
-    void aCandidateReplayingTheRecordedStreamsFindsNone() throws Exception {
+    void aCandidateReplayingKeptStreamsFindsNone() throws Exception {
         DigestGoal.record(digest(settings("digest", "rec", SandboxSpec.Mode.REQUIRED), List.of("/bin/echo")), GradeLog.SILENT);
-        Path recorded = dir.resolve("out/streams/digest/rec/hello.stdout");
+        // Recording keeps no streams; a grade with keepAll keeps every case's, where a later candidate could look.
+        DigestGoal.grade(digest(settings("digest", "kept", SandboxSpec.Mode.REQUIRED), List.of("/bin/echo")).keepingAll(true), GradeLog.SILENT);
+        Path recorded = dir.resolve("out/streams/digest/kept/hello.stdout");
         assertThat(recorded).hasContent("hello");
         List<String> replay = List.of("/bin/sh", "-c", "cat " + recorded, "sh");
         assertThat(DigestGoal.grade(digest(settings("digest", "open", SandboxSpec.Mode.OFF), replay), GradeLog.SILENT).failures()).isEmpty();
