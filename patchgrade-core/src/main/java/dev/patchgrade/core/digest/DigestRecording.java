@@ -42,7 +42,7 @@ final class DigestRecording {
         Summary summary = new Summary();
         // Each case's file is written as it finishes, so only the summary's few facts outlive a case; the files go to a
         // sibling that replaces the old gold only once every case is written.
-        try (GoldStore.Writer writer = GoldStore.Writer.open(options.gold(), toolchain, options.normalize())) {
+        try (GoldWriter writer = GoldWriter.open(options.gold(), toolchain, options.normalize())) {
             try (BuildLock lock = BuildLock.take(settings.outputDirectory());
                     Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()),
                             options.parallel())) {
@@ -73,7 +73,7 @@ final class DigestRecording {
      * In the worker: the case's excerpts and project-path check, read from the streams the launcher holds (then let
      * go: recording keeps no stream files, only the gold), and its gold file.
      */
-    private static Written written(DigestRun run, Options options, Normalizer normalizer, String basedir, GoldStore.Writer writer) {
+    private static Written written(DigestRun run, Options options, Normalizer normalizer, String basedir, GoldWriter writer) {
         LaunchResult launch = run.launch();
         try {
             StreamExcerpts excerpts = null;

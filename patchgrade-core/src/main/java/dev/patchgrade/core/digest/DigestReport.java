@@ -100,8 +100,8 @@ final class DigestReport implements RowReport<Row> {
         StringBuilder what = new StringBuilder();
         row.drifts().forEach(d -> what.append(d.describe()).append('\n'));
         row.lines().forEach(l -> what.append(l.describe()).append('\n'));
-        String details = what + "\ngold:      " + GoldStore.json(row.gold(), null, List.of())
-                + "\ncandidate: " + GoldStore.json(row.candidate(), null, List.of())
+        String details = what + "\ngold:      " + GoldFile.json(row.gold(), null, List.of())
+                + "\ncandidate: " + GoldFile.json(row.candidate(), null, List.of())
                 + "\nargs: " + row.testCase().args()
                 + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "")
                 + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log, settings.suggestions()) : "")
@@ -117,7 +117,7 @@ final class DigestReport implements RowReport<Row> {
         List<String> kept = kept(row.launch()).stream().map(Path::toString).toList();
         return new Json(row.testCase().id(), row.failed() ? "fail" : "pass", row.drifts().stream().map(DigestTuple.Drift::describe).toList(),
                 row.drifts().stream().map(d -> d.field().wireName()).toList(), row.reruns(), differences,
-                GoldStore.json(row.gold(), null, List.of()), GoldStore.json(row.candidate(), null, List.of()), row.launch().wallMillis(), kept);
+                GoldFile.json(row.gold(), null, List.of()), GoldFile.json(row.candidate(), null, List.of()), row.launch().wallMillis(), kept);
     }
 
     /** Counts the row, writes its candidate digest where it is kept, and lists it on the console where it is shown. */
@@ -161,7 +161,7 @@ final class DigestReport implements RowReport<Row> {
         try {
             Files.createDirectories(directory);
             Files.writeString(directory.resolve(SafeNames.jsonFile(tuple.caseId())),
-                    JsonReports.MAPPER.writeValueAsString(GoldStore.json(tuple, toolchain, options.normalize())) + "\n", StandardCharsets.UTF_8);
+                    JsonReports.MAPPER.writeValueAsString(GoldFile.json(tuple, toolchain, options.normalize())) + "\n", StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the candidate digest of " + CasesFile.printable(tuple.caseId()) + " in " + directory, e);
         }

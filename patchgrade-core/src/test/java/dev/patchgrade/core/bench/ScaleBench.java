@@ -3,6 +3,7 @@ package dev.patchgrade.core.bench;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.digest.DigestTuple;
 import dev.patchgrade.core.digest.GoldStore;
+import dev.patchgrade.core.digest.GoldWriter;
 import dev.patchgrade.core.digest.TimeBuckets;
 import dev.patchgrade.core.grade.OracleGuard;
 import dev.patchgrade.core.launch.LaunchRequest;
@@ -69,7 +70,7 @@ public final class ScaleBench {
                 OracleGuard.snapshot(List.of(gold));
                 fingerprint[round] = (System.nanoTime() - start) / 1e3 / goldFiles;
                 start = System.nanoTime();
-                GoldStore.replace(work.resolve("cand-" + round), tuples, null, List.of());
+                GoldWriter.replace(work.resolve("cand-" + round), tuples, null, List.of());
                 write[round] = (System.nanoTime() - start) / 1e3 / goldFiles;
                 Path stream = Files.writeString(work.resolve("stream-" + round), "case-000001\n");
                 start = System.nanoTime();

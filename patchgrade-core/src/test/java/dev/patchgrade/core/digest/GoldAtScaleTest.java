@@ -102,7 +102,7 @@ class GoldAtScaleTest {
                 new DigestTuple("hung", null, null, null, SanitizerClass.TIMEOUT, "gt_5s", null));
         Map<String, StreamExcerpts> excerpts = Map.of("fast", new StreamExcerpts("1\n2\n", ""), "slow", new StreamExcerpts(null, "oops\n"));
         List<NormalizeRule> rules = List.of(new NormalizeRule("0x[0-9a-f]+", "0xADDR"));
-        GoldStore.replace(dir.resolve("gold"), tuples, "g++ 12", rules, excerpts);
+        GoldWriter.replace(dir.resolve("gold"), tuples, "g++ 12", rules, excerpts);
 
         GoldStore.Gold gold = GoldStore.read(dir.resolve("gold"), buckets);
         Map<String, StreamExcerpts> readExcerpts = new LinkedHashMap<>();
@@ -112,7 +112,7 @@ class GoldAtScaleTest {
             }
         });
         assertThat(readExcerpts).isEqualTo(excerpts);
-        GoldStore.replace(dir.resolve("again"), gold.caseIds().stream().map(gold::tuple).toList(), gold.toolchain(), gold.normalize(), readExcerpts);
+        GoldWriter.replace(dir.resolve("again"), gold.caseIds().stream().map(gold::tuple).toList(), gold.toolchain(), gold.normalize(), readExcerpts);
         Map<String, byte[]> before = contents(dir.resolve("gold"));
         Map<String, byte[]> after = contents(dir.resolve("again"));
         assertThat(after.keySet()).isEqualTo(before.keySet()).hasSize(4);
@@ -125,7 +125,7 @@ class GoldAtScaleTest {
         GoldStore.Gold gold = GoldStore.read(dir.resolve("gold"), TimeBuckets.parse("off"));
         Map<String, StreamExcerpts> excerpts = new LinkedHashMap<>();
         gold.caseIds().forEach(id -> excerpts.put(id, gold.excerpts(id)));
-        GoldStore.replace(dir.resolve("again"), gold.caseIds().stream().map(gold::tuple).toList(), gold.toolchain(), gold.normalize(), excerpts);
+        GoldWriter.replace(dir.resolve("again"), gold.caseIds().stream().map(gold::tuple).toList(), gold.toolchain(), gold.normalize(), excerpts);
         Map<String, byte[]> before = contents(dir.resolve("gold"));
         Map<String, byte[]> after = contents(dir.resolve("again"));
         assertThat(before).containsOnlyKeys("a.json", "b.json", "c.json");

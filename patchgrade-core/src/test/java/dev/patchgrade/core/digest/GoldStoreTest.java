@@ -78,7 +78,7 @@ class GoldStoreTest {
         List<DigestTuple> tuples = List.of(new DigestTuple("../x", 0, E, E, dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_50ms"),
                 new DigestTuple("timed-out", null, null, null, dev.patchgrade.core.digest.SanitizerClass.TIMEOUT, "gt_5s"));
         List<NormalizeRule> rules = List.of(new NormalizeRule("0x[0-9a-f]+", "0xADDR"));
-        GoldStore.replace(dir.resolve("gold"), tuples, "g++ 12", rules);
+        GoldWriter.replace(dir.resolve("gold"), tuples, "g++ 12", rules);
         assertThat(dir.resolve("gold").toFile().list()).hasSize(2).doesNotContain("stale.json");
         GoldStore.Gold back = GoldStore.read(dir.resolve("gold"), BUCKETS);
         assertThat(back.caseIds().stream().map(back::tuple).toList()).containsExactlyInAnyOrderElementsOf(tuples);

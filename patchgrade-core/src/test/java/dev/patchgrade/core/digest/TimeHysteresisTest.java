@@ -50,7 +50,7 @@ class TimeHysteresisTest {
 
     private void goldFile(String bucket, Long timeMs) throws Exception {
         DigestTuple recorded = DigestGoal.record(options("record-digest", "50,500,5000", 1, 2), GradeLog.SILENT).first().get(0);
-        GoldStore.replace(gold, List.of(recorded.withTime(bucket, timeMs)), null, List.of());
+        GoldWriter.replace(gold, List.of(recorded.withTime(bucket, timeMs)), null, List.of());
     }
 
     private JsonNode gradedCase() throws Exception {

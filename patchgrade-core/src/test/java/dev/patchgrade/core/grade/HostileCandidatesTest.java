@@ -11,7 +11,7 @@ import dev.patchgrade.core.classify.Comparison;
 import dev.patchgrade.core.classify.ThreeColumnGoal;
 import dev.patchgrade.core.digest.DigestGoal;
 import dev.patchgrade.core.digest.DigestTuple;
-import dev.patchgrade.core.digest.GoldStore;
+import dev.patchgrade.core.digest.GoldWriter;
 import dev.patchgrade.core.digest.Sanitizer;
 import dev.patchgrade.core.digest.TimeBuckets;
 import dev.patchgrade.core.envelope.EnvelopeGoal;
@@ -62,7 +62,7 @@ class HostileCandidatesTest {
             gold.add(new DigestTuple(id, 0, EMPTY, EMPTY, dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_60s"));
         }
         Path casesFile = Files.writeString(dir.resolve(execution + ".txt"), cases);
-        GoldStore.replace(dir.resolve(execution + "-gold"), gold, null, List.of());
+        GoldWriter.replace(dir.resolve(execution + "-gold"), gold, null, List.of());
         return DigestGoal.Options.builder(settings("digest", execution))
                 .cases(casesFile)
                 .gold(dir.resolve(execution + "-gold"))

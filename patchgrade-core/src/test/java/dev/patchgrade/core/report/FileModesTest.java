@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.patchgrade.core.digest.DigestTuple;
-import dev.patchgrade.core.digest.GoldStore;
+import dev.patchgrade.core.digest.GoldWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
@@ -51,7 +51,7 @@ class FileModesTest {
         HtmlSummary.refresh(reports, "m");
         AtomicFiles.write(dir.resolve("envelope.json"), "{}".getBytes());
         Path gold = dir.resolve("gold");
-        GoldStore.replace(gold, List.of(new DigestTuple("a", 0, "x", "y", dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_50ms")), null, List.of());
+        GoldWriter.replace(gold, List.of(new DigestTuple("a", 0, "x", "y", dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_50ms")), null, List.of());
 
         assertThat(Integer.toOctalString(mode(reports))).isEqualTo(Integer.toOctalString(folder));
         assertThat(Integer.toOctalString(mode(gold))).as("the gold folder").isEqualTo(Integer.toOctalString(folder));
