@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Found by bench/stress-verify.sh: another build removed a running launcher's scratch directory. */
 class ScratchTest {
@@ -31,5 +32,28 @@ class ScratchTest {
             scratch.delete();
         }
         assertThat(Files.exists(scratch.directory())).isFalse();
+    }
+
+    @Test
+    void scratchGoesWhereThePropertySaysAndElseNeverToASmallOrDiskBackedShm(@TempDir Path chosen) throws Exception {
+        System.setProperty(Scratch.BASE_PROPERTY, chosen.toString());
+        try {
+            Scratch scratch = Scratch.create();
+            try {
+                assertThat(scratch.directory().getParent()).isEqualTo(chosen);
+            } finally {
+                scratch.delete();
+            }
+        } finally {
+            System.clearProperty(Scratch.BASE_PROPERTY);
+        }
+        Path base = Scratch.base();
+        if (base.equals(Path.of("/dev/shm"))) {
+            // Chosen only as a tmpfs with room: a small one (Docker's 64 MB) would fail a large output the disk would take.
+            assertThat(Files.getFileStore(base).type()).isEqualTo("tmpfs");
+            assertThat(Files.getFileStore(base).getUsableSpace()).isGreaterThanOrEqualTo(2L << 30);
+        } else {
+            assertThat(base).isEqualTo(Path.of(System.getProperty("java.io.tmpdir")));
+        }
     }
 }
