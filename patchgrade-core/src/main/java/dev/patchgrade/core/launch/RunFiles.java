@@ -53,11 +53,6 @@ final class RunFiles {
         }
     }
 
-    LaunchResult finish(LaunchRequest request, Integer exitCode, String signal, Integer signalNumber, boolean timedOut, Usage usage,
-            long wallMicros) {
-        return finish(request, exitCode, signal, signalNumber, timedOut, usage, wallMicros, 0, () -> { });
-    }
-
     /**
      * Hashes the streams and builds the result.
      *

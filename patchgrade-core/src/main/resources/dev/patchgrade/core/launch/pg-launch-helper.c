@@ -140,6 +140,17 @@ static int write_all(int fd, const void *data, size_t len) {
     return 1;
 }
 
+/* A small file's text, NUL-terminated: its length, or -1 when it cannot be opened or is empty. */
+static ssize_t read_text(const char *path, char *text, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, text, size - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    return n;
+}
+
 static int read_exact(int fd, char *into, size_t len) {
     size_t done = 0;
     while (done < len) {
@@ -343,13 +354,8 @@ static int kill_descendants(void) {
         if (*end != '\0' || pid <= 0) continue;
         char path[64];
         snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
-        if (fd < 0) continue;
         char content[512];
-        ssize_t len = read(fd, content, sizeof content - 1);
-        close(fd);
-        if (len <= 0) continue;
-        content[len] = '\0';
+        if (read_text(path, content, sizeof content) < 0) continue;
         char *close_paren = strrchr(content, ')');
         if (!close_paren) continue;
         char state;
@@ -590,13 +596,8 @@ struct outcome {
 static void read_schedstat(pid_t pid, struct outcome *out) {
     char path[64];
     snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
     char text[128];
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (n <= 0) return;
-    text[n] = '\0';
+    if (read_text(path, text, sizeof text) < 0) return;
     unsigned long long on_cpu_ns = 0, waiting_ns = 0;
     if (sscanf(text, "%llu %llu", &on_cpu_ns, &waiting_ns) != 2) return;
     out->leader_cpu_us = (long long)(on_cpu_ns / 1000ULL);
