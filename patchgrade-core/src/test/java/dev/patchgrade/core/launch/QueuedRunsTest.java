@@ -35,6 +35,18 @@ class QueuedRunsTest {
         return ProcessHandle.current().children().filter(p -> p.info().command().orElse("").endsWith("pg-launch-helper")).count();
     }
 
+    /** Whether one of this JVM's helpers is in state T (stopped), from /proc. */
+    private static boolean stoppedHelper() {
+        return ProcessHandle.current().children().filter(p -> p.info().command().orElse("").endsWith("pg-launch-helper")).anyMatch(p -> {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(p.pid()), "stat"));
+                return stat.substring(stat.lastIndexOf(')') + 2).startsWith("T");
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
+    }
+
     @Test
     void runsQueuedByFourCallersOnOneChildNeverOverlap() throws Exception {
         Path lock = dir.resolve("lock");
@@ -66,7 +78,11 @@ class QueuedRunsTest {
             // Its child stops the helper (sandbox off: nothing prevents it) and the deadline has to end it.
             CompletableFuture<LaunchResult> stopper = CompletableFuture.supplyAsync(() -> launcher.launch(
                     LaunchRequest.of(List.of(Fixtures.command("stop_parent"))).withWorkingDirectory(dir).withTimeout(Duration.ofSeconds(1))));
-            Thread.sleep(300);
+            // Queued only once the helper is stopped: queued earlier, on a busy machine it could run first and pass.
+            for (int i = 0; i < 3000 && !stoppedHelper(); i++) {
+                Thread.sleep(10);
+            }
+            assertThat(stoppedHelper()).as("the candidate stopped its helper").isTrue();
             long started = System.nanoTime();
             CompletableFuture<LaunchResult> queued = CompletableFuture.supplyAsync(() -> launcher.launch(
                     LaunchRequest.of(List.of("/bin/sh", "-c", "exit 7"))));
