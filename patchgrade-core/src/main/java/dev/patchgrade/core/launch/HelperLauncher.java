@@ -85,7 +85,7 @@ final class HelperLauncher implements Launcher {
         }
         HelperProcess first;
         try {
-            first = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), arguments);
+            first = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), arguments, watchdog);
         } catch (IOException e) {
             watchdog.close();
             throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "the launch helper " + helperBinary + " did not start: " + e.getMessage()
@@ -253,7 +253,7 @@ final class HelperLauncher implements Launcher {
             }
         }
         try {
-            chosen = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), helperArguments);
+            chosen = HelperProcess.start(helperBinary, scratch, "helper-" + helpers.incrementAndGet(), helperArguments, watchdog);
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.LAUNCHER_FAILED, "a new launch helper did not start: " + e.getMessage(), e);
         }

@@ -14,10 +14,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -53,7 +50,8 @@ final class HelperProcess {
         this.replies = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.US_ASCII));
     }
 
-    static HelperProcess start(Path binary, Path scratch, String slot, List<String> arguments) throws IOException {
+    /** Starts a helper and waits for its ready line, at most {@link HelperLauncher#STARTUP} (the {@code watchdog} kills it then). */
+    static HelperProcess start(Path binary, Path scratch, String slot, List<String> arguments, Watchdog watchdog) throws IOException {
         Path pidFile = scratch.resolve(slot + ".pid");
         List<String> command = new ArrayList<>();
         String wrapper = System.getProperty(HelperLauncher.WRAPPER_PROPERTY, "");
@@ -71,27 +69,18 @@ final class HelperProcess {
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD);
         builder.environment().clear();
         HelperProcess helper = new HelperProcess(builder.start(), slot, pidFile);
-        AtomicBoolean expired = new AtomicBoolean();
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
-            Thread thread = new Thread(runnable, "patchgrade-launch-startup");
-            thread.setDaemon(true);
-            return thread;
-        });
+        Watchdog.Alarm alarm = watchdog.arm(HelperLauncher.STARTUP, helper::destroy);
         try {
-            timer.schedule(() -> {
-                expired.set(true);
-                helper.process.destroyForcibly();
-            }, HelperLauncher.STARTUP.toMillis(), TimeUnit.MILLISECONDS);
             String line = helper.replies.readLine();
             if (line == null || !line.startsWith("ready ")) {
                 helper.destroy();
-                throw new IOException(expired.get() ? "no answer within " + HelperLauncher.STARTUP.toSeconds() + " s"
+                throw new IOException(alarm.fired() ? "no answer within " + HelperLauncher.STARTUP.toSeconds() + " s"
                         : "it answered '" + (line == null ? "nothing" : line) + "' instead of 'ready'");
             }
             helper.ready = HelperProtocol.parse(line);
             return helper;
         } finally {
-            timer.shutdownNow();
+            watchdog.disarm(alarm);
         }
     }
 
