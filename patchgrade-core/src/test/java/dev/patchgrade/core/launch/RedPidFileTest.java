@@ -1,0 +1,57 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.GradeLog;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Red team, sandbox off, helper wrapped to run as nobody under a root JVM: the run rewrites the helper's pid file
+ * (its own user's file) with the group of a root process, stops the helper, and the JVM's deadline kill
+ * (PosixCalls.killGroup, as root) then kills that unrelated group. The pid file's path is in the helper's
+ * /proc/PID/cmdline (readable though the helper is not dumpable), so the unreadable scratch directory does not hide it.
+ * Fix: before killGroup, check that the pid read is a live child of the helper (ProcessHandle.of(pid).parent() is the
+ * helper, or /proc/PID/stat ppid and pgid == pid) and owned by the helper's uid; or keep the pid file where the
+ * helper's user cannot write (a JVM-owned file handed to the helper as an open descriptor).
+ */
+class RedPidFileTest {
+    @TempDir
+    Path dir;
+
+    @Disabled("RED: fails: the deadline kill reaches a root process group the run named in the pid file")
+    @Test
+    void aRunCannotAimTheDeadlineKillAtAnUnrelatedGroup() throws Exception {
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Process victim = new ProcessBuilder("setsid", "sleep", "60").start();
+        long pid = victim.pid();
+        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups");
+        System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
+            String script = "exec 2>" + dir.resolve("log") + "; ls -la " + Scratch.base() + "/patchgrade-launch-*/ >&2; for f in $(tr '\\0' '\\n' < /proc/$PPID/cmdline | grep '[.]pid$'); do test -w $f && printf '%-11d\\n' " + pid
+                    + " 1<> $f && echo aimed $f >&2; done; kill -STOP $PPID; sleep 30";
+            try {
+                LaunchResult r = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", script)).withWorkingDirectory(dir)
+                        .withTimeout(Duration.ofSeconds(1)));
+                System.out.println("RED-PID result " + r.exitCode() + " " + (r.stderr() == null ? null : r.stderr().excerpt()));
+            } catch (RuntimeException e) {
+                System.out.println("RED-PID launch failed: " + e.getMessage());
+            }
+            boolean died = victim.waitFor(3, TimeUnit.SECONDS);
+            System.out.println("RED-PID log " + (Files.exists(dir.resolve("log")) ? Files.readString(dir.resolve("log")) : "none"));
+            System.out.println("RED-PID victim " + pid + " died=" + died);
+            assertThat(died).as("an unrelated root process group survives the deadline kill").isFalse();
+        } finally {
+            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+            System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+            victim.destroyForcibly();
+        }
+    }
+}
