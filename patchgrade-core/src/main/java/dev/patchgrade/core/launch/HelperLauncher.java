@@ -190,7 +190,8 @@ final class HelperLauncher implements Launcher {
             files = RunFiles.create(scratch, slot, request, true);
             Duration deadline = request.timeout().plus(grace).plus(Duration.ofMillis(Long.getLong(ANSWER_MARGIN_PROPERTY, 10_000)));
             try {
-                reply = helper.run(HelperProtocol.encode(request, resolution.path(), files, grace), deadline, watchdog);
+                String token = HelperProtocol.token();
+                reply = helper.run(HelperProtocol.encode(token, request, resolution.path(), files, grace), token, deadline, watchdog);
             } catch (IOException e) {
                 files.discard();
                 retire(helper);

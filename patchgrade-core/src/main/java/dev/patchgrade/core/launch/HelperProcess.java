@@ -29,6 +29,8 @@ final class HelperProcess {
     private final String slot;
     private final Path pidFile;
     Map<String, String> ready;
+    /** The helper's user, known once it answered: the only user whose process group its pid file may name. */
+    private long helperUid = -1;
     /** Runs queued or running on it; guarded by the launcher's list of helpers. */
     int load;
     /** Scratch file names free for a run; a slot is a run's until its output is hashed. */
@@ -78,6 +80,7 @@ final class HelperProcess {
                         : "it answered '" + (line == null ? "nothing" : line) + "' instead of 'ready'");
             }
             helper.ready = HelperProtocol.parse(line);
+            helper.helperUid = ProcFacts.realUid(helper.process.pid());
             return helper;
         } finally {
             watchdog.disarm(alarm);
@@ -97,7 +100,7 @@ final class HelperProcess {
      * Queues one request and waits for its answer: first for the runs queued before it (each bounded by
      * its own deadline), then for its own until {@code deadline}. Past a deadline the helper is killed.
      */
-    Map<String, String> run(byte[] request, Duration deadline, Watchdog watchdog) throws IOException {
+    Map<String, String> run(byte[] request, String token, Duration deadline, Watchdog watchdog) throws IOException {
         Ticket ticket = new Ticket(deadline);
         boolean answered = false;
         try {
@@ -140,7 +143,7 @@ final class HelperProcess {
                         : "the helper exited unexpectedly");
             }
             Map<String, String> reply = HelperProtocol.parse(line);
-            if (!HelperProtocol.valid(reply)) {
+            if (!HelperProtocol.valid(reply, token)) {
                 killRun();
                 throw new IOException("the helper answered a garbled line: '" + (line.length() > 200 ? line.substring(0, 200) + "..." : line) + "'");
             }
@@ -195,7 +198,8 @@ final class HelperProcess {
     private long lastChild() {
         try {
             String text = Files.readString(pidFile, StandardCharsets.US_ASCII).strip();
-            return text.isEmpty() ? 0 : Long.parseLong(text);
+            long pid = text.isEmpty() ? 0 : Long.parseLong(text);
+            return ProcFacts.leadsAGroupOf(pid, helperUid) ? pid : 0;
         } catch (IOException | NumberFormatException e) {
             return 0;
         }

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * The helper's wire format (see the comment at the top of pg-launch-helper.c): a request is a length-prefixed
@@ -27,8 +28,17 @@ final class HelperProtocol {
 
     private HelperProtocol() {}
 
-    static byte[] encode(LaunchRequest request, Path executable, RunFiles files, Duration grace) {
+    /**
+     * A run's token: the helper ends its answer with it, so a line a child wrote into the helper's stdout (possible
+     * without the sandbox, for a child as powerful as the helper) cannot pass for the answer to a run it never saw.
+     */
+    static String token() {
+        return Long.toHexString(ThreadLocalRandom.current().nextLong());
+    }
+
+    static byte[] encode(String token, LaunchRequest request, Path executable, RunFiles files, Duration grace) {
         ByteArrayOutputStream body = new ByteArrayOutputStream(512);
+        field(body, token);
         field(body, Long.toString(request.timeout().toMillis()));
         field(body, Long.toString(grace.toMillis()));
         field(body, Long.toString(request.outputLimitBytes()));
@@ -62,12 +72,16 @@ final class HelperProtocol {
         return value == null ? null : Long.valueOf(value);
     }
 
-    static boolean valid(Map<String, String> reply) {
+    /** Whether {@code reply} is a whole answer to the run with {@code token}. */
+    static boolean valid(Map<String, String> reply, String token) {
+        if (!token.equals(reply.get("run"))) {
+            return false;
+        }
         try {
             if (reply.containsKey("nostart")) {
-                return reply.size() == 3 && reply.containsKey("stage") && Integer.parseInt(reply.get("errno")) >= 0;
+                return reply.size() == 4 && reply.containsKey("stage") && Integer.parseInt(reply.get("errno")) >= 0;
             }
-            if (!reply.containsKey("done") || !reply.keySet().containsAll(DONE_KEYS)) {
+            if (!reply.containsKey("done") || !reply.keySet().containsAll(DONE_KEYS) || reply.size() != DONE_KEYS.size() + 2) {
                 return false;
             }
             for (String key : DONE_KEYS) {

@@ -33,13 +33,15 @@
  * First line on stdout: "ready sandbox=<namespaces|off> reason=<word> cgroup=<v1|v2|none> cpu_cgroup=<v1|v2|none>",
  * with the sandbox up also "scan_entries=<n> scan_sockets=<n> scan_blind=<n> scan_us=<n>" (the socket scan's cost).
  * Request on stdin: "PGRUN1 <length as 10 digits>\n", then <length> bytes of NUL-terminated fields:
- *   timeout_ms grace_ms output_cap_bytes exe cwd stdin_path stdout_path stderr_path
+ *   token timeout_ms grace_ms output_cap_bytes exe cwd stdin_path stdout_path stderr_path
  *   argc argv... envc env...
  * Reply (one line on stdout):
  *   "done status=<exited|signaled> code=<n> signal=<n> signame=<NAME> timed_out=<0|1> maxrss_kb=<n>
  *    utime_us=<n> stime_us=<n> minflt=<n> majflt=<n> inblock=<n> oublock=<n> wall_us=<n>
  *    leftovers=<n> cpu_wait_us=<n> leader_cpu_us=<n> tree_rss_kb=<n or -1>", or
- *   "nostart stage=<stage> errno=<n>" when the target could not be started.
+ *   "nostart stage=<stage> errno=<n>" when the target could not be started;
+ *   either ends with " run=<token>", the request's token (1 to 32 hex digits): a line that a child
+ *   managed to write into our stdout cannot pass for the answer to a request it never saw.
  * Without the sandbox, the running target's pid is written to the pid file (and 0 once it is
  * reaped), so the JVM can kill its process group should the helper itself die.
  */
@@ -218,6 +220,7 @@ static int lifeline_lost(short revents) {
 struct request {
     char *body;
     size_t len;
+    char *token;
     long long timeout_ms, grace_ms, cap;
     char *exe, *cwd, *in_path, *out_path, *err_path;
     char **argv, **envp;
@@ -263,6 +266,7 @@ static char **next_list(struct cursor *c, long long min) {
 /* Parses a request body in place; the fields point into it. Returns 0 for a garbled body. */
 static int parse_request(struct request *r) {
     struct cursor c = {r->body, r->len, 0};
+    if (!(r->token = next_field(&c)) || !*r->token || strlen(r->token) > 32 || strspn(r->token, "0123456789abcdef") != strlen(r->token)) return 0;
     if (!next_number(&c, &r->timeout_ms) || !next_number(&c, &r->grace_ms) || !next_number(&c, &r->cap)) return 0;
     if (!(r->exe = next_field(&c)) || !(r->cwd = next_field(&c)) || !(r->in_path = next_field(&c)) ||
         !(r->out_path = next_field(&c)) || !(r->err_path = next_field(&c))) return 0;
@@ -425,6 +429,26 @@ struct spawn {
     int failed_errno;
 };
 
+/* The running target's pid, left-aligned and padded to PID_LINE with a newline, as the JVM reads it.
+ * Formatted by hand: the target's own child stores it before exec, where no stdio belongs. */
+static void set_pid_file(pid_t pid) {
+    char line[PID_LINE];
+    char digits[PID_LINE];
+    int n = 0;
+    unsigned int value = pid > 0 ? (unsigned int)pid : 0;
+    do {
+        digits[n++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value > 0 && n < PID_LINE - 1);
+    for (int i = 0; i < PID_LINE - 1; i++) line[i] = i < n ? digits[n - 1 - i] : ' ';
+    line[PID_LINE - 1] = '\n';
+    if (pid_page) {
+        memcpy(pid_page, line, PID_LINE);
+    } else if (pid_file >= 0 && pwrite(pid_file, line, PID_LINE, 0) < 0) {
+        /* the JVM only loses its last-resort cleanup */
+    }
+}
+
 static void child_fail(struct spawn *s, const char *stage) {
     s->failed_errno = errno;
     s->failed_stage = stage;
@@ -502,6 +526,9 @@ static int spawn_child(void *arg) {
     struct spawn *s = arg;
     const struct request *r = s->r;
     if (setpgid(0, 0) != 0) child_fail(s, "setpgid");
+    /* Stored by the child before it runs a line of the target: a target that stops the helper at once
+     * must still find its group named in the pid file, for the JVM's last-resort kill. */
+    if (!s->drop_privileges) set_pid_file(getpid());
     sigset_t none;
     sigemptyset(&none);
     if (sigprocmask(SIG_SETMASK, &none, NULL) != 0) child_fail(s, "sigmask");
@@ -1598,13 +1625,26 @@ static int left_something(const char *dir, mode_t mode) {
     return dirty;
 }
 
+/* A run's /tmp and /dev/shm each hold at most a sixteenth of the machine's memory and 65,536 files:
+ * unbounded, one run could fill half of memory twice over with files no OOM kill takes back. */
+#define TMPFS_RAM_SHARE 16
+#define TMPFS_FILES 65536
+static char tmpfs_options[96];
+
+static void size_tmpfs(void) {
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    unsigned long long kb = pages > 0 && page > 0 ? (unsigned long long)pages * (unsigned long long)page / 1024 / TMPFS_RAM_SHARE : 0;
+    if (kb < 65536) kb = 65536;
+    snprintf(tmpfs_options, sizeof tmpfs_options, "mode=1777,size=%lluk,nr_inodes=%d", kb, TMPFS_FILES);
+}
+
 /* A fresh tmpfs at `dir` (mode 1777) unless the one there is untouched; 0, or -1 with errno. */
 static int fresh_tmpfs(const char *dir, int *mounted, int with_keeps) {
     int deep_keeps = 0;
     for (int i = 0; with_keeps && i < keep_count; i++) deep_keeps |= !keeps[i].top_level;
     if (*mounted && !deep_keeps && !left_something(dir, 01777)) return 0;
     if (*mounted && umount2(dir, MNT_DETACH) != 0) return -1;
-    if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") != 0) return -1;
+    if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, tmpfs_options) != 0) return -1;
     *mounted = 1;
     for (int i = 0; with_keeps && i < keep_count; i++) {
         struct stat st;
@@ -1654,6 +1694,7 @@ static long long task_clock_us(void) {
 static void serve_runs(int sock) {
     int tmp_mounted = 0, shm_mounted = 0;
     int has_shm = is_directory("/dev/shm");
+    size_tmpfs();
     char line[600];
     for (;;) {
         struct request r;
@@ -1825,6 +1866,7 @@ static const char *start_zygote(char *why, size_t why_len) {
         close(report[0]);
         close(go[1]);
         if (pid_file >= 0) close(pid_file);
+        pid_file = -1;
         if (pid_page) munmap(pid_page, PID_LINE);
         pid_page = NULL;
         zygote_main(sv[1], report[1], go[0], helper);
@@ -1877,22 +1919,21 @@ static const char *start_zygote(char *why, size_t why_len) {
 /* ---------------------------------------------------------------------------------------------
  * Serving requests.
  */
-static void reply_nostart(const char *failure) {
-    char stage[32] = "exec";
-    int err = 0;
-    sscanf(failure, "%31s %d", stage, &err);
-    fprintf(stdout, "nostart stage=%s errno=%d\n", stage, err);
+/* One answer line to the JVM, tagged with the request's token. */
+static void answer(const struct request *r, const char *format, ...) {
+    va_list args;
+    va_start(args, format);
+    vfprintf(stdout, format, args);
+    va_end(args);
+    fprintf(stdout, " run=%s\n", r->token);
     fflush(stdout);
 }
 
-static void set_pid_file(pid_t pid) {
-    char line[PID_LINE + 1];
-    snprintf(line, sizeof line, "%-11d\n", (int)pid);
-    if (pid_page) {
-        memcpy(pid_page, line, PID_LINE);
-    } else if (pid_file >= 0 && pwrite(pid_file, line, PID_LINE, 0) < 0) {
-        /* the JVM only loses its last-resort cleanup */
-    }
+static void reply_nostart(const struct request *r, const char *failure) {
+    char stage[32] = "exec";
+    int err = 0;
+    sscanf(failure, "%31s %d", stage, &err);
+    answer(r, "nostart stage=%s errno=%d", stage, err);
 }
 
 /* A new inode every run: a slot's file is given to each of its runs, and whatever a run set on it
@@ -1912,8 +1953,7 @@ static int serve_sandboxed(struct request *r) {
     static const char *stages[3] = {"stdin", "stdout", "stderr"};
     for (int i = 0; i < 3; i++) {
         if (fds[i] < 0) {
-            fprintf(stdout, "nostart stage=%s errno=%d\n", stages[i], errno);
-            fflush(stdout);
+            answer(r, "nostart stage=%s errno=%d", stages[i], errno);
             for (int j = 0; j < 3; j++) if (fds[j] >= 0) close(fds[j]);
             return 1;
         }
@@ -1954,11 +1994,10 @@ static int serve_sandboxed(struct request *r) {
     line[strcspn(line, "\n")] = '\0';
     if (strncmp(line, "done ", 5) == 0) apply_cgroup_cpu(line, sizeof line, had_cpu, user0, system0);
     if (strncmp(line, "done ", 5) == 0) {
-        fprintf(stdout, "%s tree_rss_kb=%lld\n", line, cgroup_peak_kb(base));
+        answer(r, "%s tree_rss_kb=%lld", line, cgroup_peak_kb(base));
     } else {
-        fprintf(stdout, "%s\n", line);
+        answer(r, "%s", line);
     }
-    fflush(stdout);
     return 1;
 }
 
@@ -1971,8 +2010,7 @@ static int serve_direct(struct request *r) {
     struct spawn s = {r, {-1, open_output(r->out_path), -1}, 0, 0, NULL, 0};
     if (s.fds[1] >= 0) s.fds[2] = open_output(r->err_path);
     if (s.fds[2] < 0) {
-        fprintf(stdout, "nostart stage=%s errno=%d\n", s.fds[1] < 0 ? "stdout" : "stderr", errno);
-        fflush(stdout);
+        answer(r, "nostart stage=%s errno=%d", s.fds[1] < 0 ? "stdout" : "stderr", errno);
         if (s.fds[1] >= 0) close(s.fds[1]);
         return 1;
     }
@@ -1984,7 +2022,7 @@ static int serve_direct(struct request *r) {
     close(s.fds[1]);
     close(s.fds[2]);
     if (pid < 0) {
-        reply_nostart(failure);
+        reply_nostart(r, failure);
         return 1;
     }
     set_pid_file(pid);
@@ -2017,8 +2055,7 @@ static int serve_direct(struct request *r) {
             out.wall_us, out.tree.leftovers, out.cpu_wait_us, out.leader_cpu_us, cgroup_peak_kb(base));
     /* Processes reaped by the kernel itself (their parent ignored SIGCHLD) reach no wait4. */
     apply_cgroup_cpu(line, sizeof line, had_cpu, user0, system0);
-    fprintf(stdout, "%s\n", line);
-    fflush(stdout);
+    answer(r, "%s", line);
     return 1;
 }
 

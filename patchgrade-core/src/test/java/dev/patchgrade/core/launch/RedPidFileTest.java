@@ -9,24 +9,20 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Red team, sandbox off, helper wrapped to run as nobody under a root JVM: the run rewrites the helper's pid file
- * (its own user's file) with the group of a root process, stops the helper, and the JVM's deadline kill
- * (PosixCalls.killGroup, as root) then kills that unrelated group. The pid file's path is in the helper's
- * /proc/PID/cmdline (readable though the helper is not dumpable), so the unreadable scratch directory does not hide it.
- * Fix: before killGroup, check that the pid read is a live child of the helper (ProcessHandle.of(pid).parent() is the
- * helper, or /proc/PID/stat ppid and pgid == pid) and owned by the helper's uid; or keep the pid file where the
- * helper's user cannot write (a JVM-owned file handed to the helper as an open descriptor).
+ * (its own user's file) with the group of a root process, stops the helper, and waits for the JVM's deadline kill
+ * (PosixCalls.killGroup, as root). The pid file's path is in the helper's /proc/PID/cmdline (readable though the
+ * helper is not dumpable). The JVM now kills a group named there only when it leads its own group and runs as the
+ * helper's user: nothing the helper's user could not kill itself.
  */
 class RedPidFileTest {
     @TempDir
     Path dir;
 
-    @Disabled("RED: fails: the deadline kill reaches a root process group the run named in the pid file")
     @Test
     void aRunCannotAimTheDeadlineKillAtAnUnrelatedGroup() throws Exception {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -52,6 +48,32 @@ class RedPidFileTest {
             System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
             System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
             victim.destroyForcibly();
+        }
+    }
+
+    @Test
+    void theDeadlineKillStillTakesTheRunsOwnGroupWhenItsHelperIsStopped() throws Exception {
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        for (String wrapper : List.of("", "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups")) {
+            Path pidOfSleeper = dir.resolve("sleeper" + wrapper.length());
+            System.setProperty(HelperLauncher.WRAPPER_PROPERTY, wrapper);
+            System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+            try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
+                // Stops its helper first: the pid file must name the group before the target runs a line.
+                String script = "kill -STOP $PPID; sleep 60 & echo $! > " + pidOfSleeper + "; wait";
+                try {
+                    launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", script)).withWorkingDirectory(dir).withTimeout(Duration.ofSeconds(1)));
+                } catch (RuntimeException expected) {
+                    // launcher_failed: the helper was stopped
+                }
+            } finally {
+                System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+                System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+            }
+            long sleeper = Long.parseLong(Files.readString(pidOfSleeper).strip());
+            ProcessHandle handle = ProcessHandle.of(sleeper).orElse(null);
+            boolean gone = handle == null || handle.onExit().completeOnTimeout(null, 5, TimeUnit.SECONDS).get() != null || !handle.isAlive();
+            assertThat(gone).as("the run's own background child (wrapper '%s') dies with its group", wrapper).isTrue();
         }
     }
 }
