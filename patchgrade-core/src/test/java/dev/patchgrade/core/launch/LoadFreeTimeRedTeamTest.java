@@ -17,7 +17,9 @@ class LoadFreeTimeRedTeamTest {
     @Test
     void anIdleSpinningMainThreadDoesNotHideItsOwnWorkersTime() {
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off())) {
-            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("idle_waiter"), "1000")));
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("idle_waiter"), "1000"))
+                    // A second of CPU takes many seconds of wall time on a machine other builds keep busy.
+                    .withTimeout(java.time.Duration.ofSeconds(120)));
             assertThat(result.exitedZero()).as(result.outcome()).isTrue();
             long cpuMillis = (result.usage().userMicros() + result.usage().systemMicros()) / 1000;
             String figures = String.format("wall %d ms, cpu %d ms, waited %d ms, load-free %d ms, cores %d", result.wallMillis(), cpuMillis,
