@@ -79,6 +79,9 @@
 #include <linux/perf_event.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#ifndef CLONE_PIDFD
+#define CLONE_PIDFD 0x00001000
+#endif
 #endif
 
 static int pid_file = -1;
@@ -306,6 +309,7 @@ static int read_request(struct request *r) {
 struct tree {
     struct rusage usage; /* summed CPU, faults and I/O; ru_maxrss is the largest single process */
     int leftovers;
+    int childless; /* the last reap_ended found no child at all (ECHILD) */
 };
 
 static void add_usage(struct tree *tree, const struct rusage *u) {
@@ -326,7 +330,10 @@ static int reap_ended(struct tree *tree, int count_killed) {
         int status;
         struct rusage u;
         pid_t pid = wait4(-1, &status, WNOHANG | __WALL, &u);
-        if (pid <= 0) return reaped;
+        if (pid <= 0) {
+            tree->childless = pid < 0 && errno == ECHILD;
+            return reaped;
+        }
         add_usage(tree, &u);
         if (count_killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) tree->leftovers++;
         reaped++;
@@ -398,7 +405,7 @@ static int kill_descendants(void) {
  */
 static void finish_tree(struct tree *tree, pid_t group, int pid_namespace) {
     reap_ended(tree, 0);
-    if (!has_children()) return;
+    if (tree->childless || !has_children()) return;
     if (pid_namespace) {
         kill(-1, SIGKILL); /* PID 1: every other process of its namespace */
     } else {
@@ -427,6 +434,7 @@ struct spawn {
      * child shares its error code, so no pipe is needed to learn why. */
     const char *failed_stage;
     int failed_errno;
+    int pidfd; /* set by spawn_target: the child's pidfd from clone itself where pidfds work, else -1 */
 };
 
 /* The running target's pid, left-aligned and padded to PID_LINE with a newline, as the JVM reads it.
@@ -582,8 +590,13 @@ static pid_t spawn_target(struct spawn *s, char *failure, size_t failure_len) {
             return -1;
         }
     }
+    s->pidfd = -1;
 #ifdef __linux__
-    pid_t pid = clone(spawn_child, spawn_stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD | s->clone_flags, s);
+    /* CLONE_PIDFD hands us the pidfd with the clone: no pidfd_open a run. */
+    int pidfd = -1;
+    pid_t pid = clone(spawn_child, spawn_stack + SPAWN_STACK, CLONE_VM | CLONE_VFORK | SIGCHLD | s->clone_flags | (use_pidfd ? CLONE_PIDFD : 0),
+                      s, &pidfd);
+    if (pid > 0) s->pidfd = pidfd;
 #else
     pid_t pid = vfork();
     if (pid == 0) spawn_child(s);
@@ -595,6 +608,8 @@ static pid_t spawn_target(struct spawn *s, char *failure, size_t failure_len) {
     /* CLONE_VFORK: we run again only once the child has exec'd (its process group already its own) or died. */
     if (s->failed_stage) {
         snprintf(failure, failure_len, "%s %d", s->failed_stage, s->failed_errno);
+        if (s->pidfd >= 0) close(s->pidfd);
+        s->pidfd = -1;
         int status;
         waitpid(pid, &status, 0);
         return -1;
@@ -632,9 +647,11 @@ static void read_schedstat(pid_t pid, struct outcome *out) {
 }
 
 /* Waits for `pid`; with `watch_lifeline`, fd 0 is polled too, and the run is abandoned (0) when the JVM has gone. */
-static int wait_target(pid_t pid, const struct request *r, int pid_namespace, long long started, int watch_lifeline,
+static int wait_target(pid_t pid, int pidfd, const struct request *r, int pid_namespace, long long started, int watch_lifeline,
                        struct outcome *out) {
-    int pidfd = use_pidfd ? open_pidfd(pid) : -1;
+    if (pidfd < 0 && use_pidfd) pidfd = open_pidfd(pid);
+    /* With a pidfd, the first look is the poll: a child that already ended makes it return at once. */
+    int look = pidfd < 0;
     long long deadline = started + r->timeout_ms * 1000LL;
     long long kill_at = 0;
     for (;;) {
@@ -643,10 +660,11 @@ static int wait_target(pid_t pid, const struct request *r, int pid_namespace, lo
         siginfo_t exited;
         memset(&exited, 0, sizeof exited);
         /* Read its schedstat while it is a zombie: once reaped, the figure is gone. */
-        if (waitid(P_PID, pid, &exited, WEXITED | WNOHANG | WNOWAIT) == 0 && exited.si_pid == pid) {
+        if (look && waitid(P_PID, pid, &exited, WEXITED | WNOHANG | WNOWAIT) == 0 && exited.si_pid == pid) {
             read_schedstat(pid, out);
         }
-        pid_t done = wait4(pid, &status, WNOHANG, &u);
+        pid_t done = look ? wait4(pid, &status, WNOHANG, &u) : 0;
+        look = 1;
         if (done == pid) {
             out->status = status;
             add_usage(&out->tree, &u);
@@ -1704,7 +1722,7 @@ static void serve_runs(int sock) {
             snprintf(line, sizeof line, "nostart stage=sandbox_tmp errno=%d\n", errno);
             reply_line(sock, line);
         } else {
-            struct spawn s = {&r, {fds[0], fds[1], fds[2]}, 1, CLONE_NEWIPC, NULL, 0};
+            struct spawn s = {&r, {fds[0], fds[1], fds[2]}, 1, CLONE_NEWIPC, NULL, 0, -1};
             char failure[96];
             long long clock0 = task_clock_us();
             long long started = now_us();
@@ -1719,7 +1737,7 @@ static void serve_runs(int sock) {
             } else {
                 struct outcome out;
                 memset(&out, 0, sizeof out);
-                wait_target(pid, &r, 1, started, 0, &out);
+                wait_target(pid, s.pidfd, &r, 1, started, 0, &out);
                 finish_tree(&out.tree, pid, 1);
                 /* The run's /tmp and /dev/shm go now, before the reply: left until the next run, their files
                  * would hold memory charged to the cgroup when the helper takes the next run's baseline (hiding
@@ -2007,7 +2025,7 @@ static int serve_direct(struct request *r) {
     /* Fresh output inodes, as in the sandbox: on ext4, truncating a file that held data and writing it
      * again makes its close start writeback (auto_da_alloc), about 2 ms a run; an unlinked file's
      * unwritten pages are just dropped. */
-    struct spawn s = {r, {-1, open_output(r->out_path), -1}, 0, 0, NULL, 0};
+    struct spawn s = {r, {-1, open_output(r->out_path), -1}, 0, 0, NULL, 0, -1};
     if (s.fds[1] >= 0) s.fds[2] = open_output(r->err_path);
     if (s.fds[2] < 0) {
         answer(r, "nostart stage=%s errno=%d", s.fds[1] < 0 ? "stdout" : "stderr", errno);
@@ -2028,7 +2046,7 @@ static int serve_direct(struct request *r) {
     set_pid_file(pid);
     struct outcome out;
     memset(&out, 0, sizeof out);
-    if (!wait_target(pid, r, 0, started, 1, &out)) {
+    if (!wait_target(pid, s.pidfd, r, 0, started, 1, &out)) {
         kill(-pid, SIGKILL);
         finish_tree(&out.tree, pid, 0);
         exit(3);
