@@ -92,6 +92,15 @@ class MavenSuggestionsTest {
                 .singleElement().asString().endsWith("add it to <readOnlyPaths>");
     }
 
+    /** The three messages that once wrote Maven's own words into the core read as they did. */
+    @Test
+    void mavensOwnWordsComeFromThePlugin() {
+        assertThat(maven.cleanBuild()).isEqualTo("`mvn clean verify`");
+        assertThat(maven.withStackTraces()).isEqualTo("with -X");
+        assertThat(maven.forTheJvm(Setting.SCRATCH.is("..."))).isEqualTo("MAVEN_OPTS=-Dpatchgrade.scratch=...");
+        assertThat(maven.setting(Setting.SCRATCH)).isEqualTo("-Dpatchgrade.scratch");
+    }
+
     private String shownByMaven(Runnable failing) {
         return catchThrowableOfType(PatchgradeException.class, failing::run).message(maven);
     }
