@@ -225,17 +225,15 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     }
 
     /** Another bucket than the gold's, and (gold bucket widened by timeBucketSlack) still outside it. */
-    private boolean timeDrifts(DigestTuple gold, String bucket, long fastestMillis) {
+    private boolean timeDrifts(DigestTuple gold, TimeBucket bucket, long fastestMillis) {
         return options.buckets().enabled() && gold.timeBucket() != null && bucket != null && !bucket.equals(gold.timeBucket())
-                && options.buckets().outside(gold.timeBucket(), fastestMillis, options.timeBucketSlack());
+                && gold.timeBucket().outside(fastestMillis, options.timeBucketSlack());
     }
 
     private DigestTuple.Drift timeDrift(DigestTuple gold, DigestTuple candidate, long fastest, int runs) {
-        long[] range = options.buckets().widened(gold.timeBucket(), options.timeBucketSlack());
-        String limits = range[1] == Long.MAX_VALUE ? String.format(Locale.ROOT, "%,d ms and more", range[0])
-                : String.format(Locale.ROOT, "%,d-%,d ms", range[0], range[1]);
+        String limits = gold.timeBucket().widened(options.timeBucketSlack()).describe();
         String note = String.format(Locale.ROOT, "fastest %,d ms of %d run%s; %s widened by timeBucketSlack %s is %s", fastest, runs,
-                runs == 1 ? "" : "s", gold.timeBucket(), trim(options.timeBucketSlack()), limits)
+                runs == 1 ? "" : "s", gold.timeBucket().label(), trim(options.timeBucketSlack()), limits)
                 + (gold.timeMs() == null ? "" : String.format(Locale.ROOT, "; gold fastest %,d ms", gold.timeMs()));
         return new DigestTuple.Drift(DriftField.TIME_BUCKET, gold.timeBucket(), candidate.timeBucket(), note);
     }

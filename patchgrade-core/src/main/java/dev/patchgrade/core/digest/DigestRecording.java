@@ -57,7 +57,7 @@ final class DigestRecording {
         ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
         summary.first.forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
                 shortHash(t.stderrSha256()), t.sanitizer().wireName(), t.timeBucket() == null ? "off"
-                        : t.timeBucket() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms)")));
+                        : t.timeBucket().label() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms)")));
         log.info("Recorded " + summary.count + " gold digests in " + options.gold() + (toolchain == null ? "" : " (toolchain: " + toolchain + ")") + ":");
         table.lines().forEach(log::info);
         if (summary.count > TABLE_ROWS) {

@@ -110,8 +110,8 @@ class KeepWhatPeopleLookAtTest {
 
     @Test
     void theWorstIsTheMostSevereDriftWhateverOrderTheDriftsWereFoundIn() {
-        DigestTuple gold = new DigestTuple("x", 0, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_50ms");
-        DigestTuple cand = new DigestTuple("x", 1, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_5s");
+        DigestTuple gold = new DigestTuple("x", 0, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, Buckets.label("lt_50ms"));
+        DigestTuple cand = new DigestTuple("x", 1, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, Buckets.label("lt_5s"));
         DigestGrading.Row row = new DigestGrading.Row(new Case("x", List.of("x"), null, null, 1), gold, cand, List.of(
                 new DigestTuple.Drift(DriftField.TIME_BUCKET, "lt_50ms", "lt_5s"), new DigestTuple.Drift(DriftField.EXIT, 0, 1)), 0, null, List.of());
         assertThat(row.worst()).isEqualTo(DriftField.EXIT);
