@@ -52,7 +52,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     }
 
     DigestGrading(Options options) {
-        super(options.settings(), options.shard(), options.parallel(), "cases");
+        super(options.settings(), options.run().shard(), options.run().parallel(), "cases");
         this.options = options;
         this.normalizer = new Normalizer(options.normalize());
         this.report = new DigestReport(options, normalizer);
@@ -65,13 +65,13 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
 
     @Override
     protected List<Path> oracles() {
-        return List.of(options.cases(), options.gold());
+        return List.of(options.run().cases(), options.gold());
     }
 
     @Override
     protected List<Case> prepare(GradeLog log) {
-        log.info("digest " + settings.executionId() + ": cases " + options.cases() + ", gold " + options.gold());
-        List<Case> cases = CasesFile.read(options.cases(), false);
+        log.info("digest " + settings.executionId() + ": cases " + options.run().cases() + ", gold " + options.gold());
+        List<Case> cases = CasesFile.read(options.run().cases(), false);
         GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets(), settings.rerun("record-digest"), rerecord());
         checkCaseSet(cases, gold);
         checkToolchain(log, gold);
@@ -82,7 +82,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         }
         report.start(gold.toolchain());
         this.gold = gold.lookup();
-        return options.shard().select(cases);
+        return options.run().shard().select(cases);
     }
 
     private String rerecord() {
@@ -91,7 +91,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
 
     @Override
     protected AutoCloseable openLaunchers(GradeLog log) {
-        launcher = settings.openLauncher(log, oracles(), settings.executablesOf(options.command()), options.parallel());
+        launcher = settings.openLauncher(log, oracles(), settings.executablesOf(options.command()), options.run().parallel());
         return launcher;
     }
 
@@ -121,7 +121,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         List<String> added = ids.stream().filter(id -> !gold.has(id)).map(CasesFile::printable).toList();
         List<String> removed = gold.caseIds().stream().filter(id -> !ids.contains(id)).map(CasesFile::printable).toList();
         if (!added.isEmpty() || !removed.isEmpty()) {
-            throw new PatchgradeException(ErrorName.CASE_SET_DRIFT, "the cases in " + options.cases() + " and the gold digests in " + options.gold()
+            throw new PatchgradeException(ErrorName.CASE_SET_DRIFT, "the cases in " + options.run().cases() + " and the gold digests in " + options.gold()
                     + " differ: added " + added + ", removed " + removed + ". Nothing was graded. If the change is intended, re-record with "
                     + "`" + rerecord() + "` from a known-good build and commit both");
         }
@@ -141,7 +141,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         }
         if (!current.equals(gold.toolchain())) {
             throw new PatchgradeException(ErrorName.TOOLCHAIN_DRIFT, options.gold() + " was recorded with \"" + gold.toolchain() + "\" but "
-                    + settings.suggestions().setting(Setting.COMPILER) + " " + options.compiler() + " is \"" + current + "\". A compiler change "
+                    + settings.suggestions().setting(Setting.COMPILER) + " " + options.run().compiler() + " is \"" + current + "\". A compiler change "
                     + "churns hashes that have nothing to do with the patch, "
                     + "so nothing was graded: build with the recorded compiler, or re-record the gold with this one and commit it");
         }
@@ -195,7 +195,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
             drifts = withCap;
         }
         List<FirstDifference.Line> lines = firstDifferences(c, drifts, launch);
-        launch = !drifts.isEmpty() || options.keepAll() ? launch.keepOutputAs(DigestRun.streamPrefix(settings, c)) : launch.released();
+        launch = !drifts.isEmpty() || options.run().keepAll() ? launch.keepOutputAs(DigestRun.streamPrefix(settings, c)) : launch.released();
         return new Row(c, goldTuple, measured.tuple(), drifts, reruns, launch, lines);
     }
 

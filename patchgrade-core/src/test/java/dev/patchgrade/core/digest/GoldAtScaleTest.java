@@ -30,16 +30,7 @@ class GoldAtScaleTest {
 
     private DigestGoal.Options options(String execution, List<String> command, Path cases) {
         GoalSettings settings = new GoalSettings("digest", execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        return DigestGoal.Options.builder(settings)
-                .cases(cases)
-                .gold(dir.resolve("gold"))
-                .command(command)
-                .timeoutSeconds(5)
-                .buckets(TimeBuckets.parse("off"))
-                .timeBucketReruns(0)
-                .parallel(2)
-                .force(true)
-                .build();
+        return DigestOptions.of(settings, cases, dir.resolve("gold"), command).parallel(2).force(true).build();
     }
 
     private Path plainCases() throws Exception {

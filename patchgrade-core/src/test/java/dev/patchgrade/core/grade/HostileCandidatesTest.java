@@ -76,18 +76,13 @@ class HostileCandidatesTest {
 
     private static DigestGoal.Options withSettings(DigestGoal.Options o, GoalSettings settings) {
         return DigestGoal.Options.builder(settings)
-                .cases(o.cases())
+                .run(o.run())
                 .gold(o.gold())
                 .command(o.command())
                 .sanitizer(o.sanitizer())
-                .timeoutSeconds(o.timeoutSeconds())
                 .buckets(o.buckets())
                 .timeBucketReruns(o.timeBucketReruns())
-                .compiler(o.compiler())
                 .normalize(o.normalize())
-                .parallel(o.parallel())
-                .shard(o.shard())
-                .force(o.force())
                 .build();
     }
 
