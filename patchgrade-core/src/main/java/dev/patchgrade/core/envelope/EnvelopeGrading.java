@@ -32,6 +32,7 @@ final class EnvelopeGrading {
 
     static GoalResult grade(GradeOptions options, GradeLog log) {
         GoalSettings settings = options.settings();
+        EnvelopeGoal.Measurement measured = options.measurement();
         Shard shard = options.run().shard();
         if (!shard.selects(settings.executionId())) {
             int home = 1;
@@ -42,28 +43,29 @@ final class EnvelopeGrading {
                     + ", where its execution id hashes to; this is shard " + shard.index() + "/" + shard.count() + ": not graded here");
             return new GoalResult(List.of(), null, "not_on_this_shard");
         }
-        log.info("envelope " + settings.executionId() + ": envelope " + options.measurement().envelope()
+        log.info("envelope " + settings.executionId() + ": envelope " + measured.envelope()
                 + (options.expectStdout() == null ? "" : ", expected stdout " + options.expectStdout()));
-        return GoalRun.grade(settings, options.measurement().command() == null || options.measurement().command().isEmpty() ? options.measurement().envelope().getFileName().toString() : EnvelopeGoal.display(options.measurement().command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
+        return GoalRun.grade(settings, measured.command() == null || measured.command().isEmpty() ? measured.envelope().getFileName().toString() : EnvelopeGoal.display(measured.command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
     }
 
     private static GoalResult gradeAndReport(GradeOptions options, GradeLog log) throws IOException {
         GoalSettings settings = options.settings();
+        EnvelopeGoal.Measurement measured = options.measurement();
         long started = System.nanoTime();
-        List<Path> oracles = new ArrayList<>(List.of(options.measurement().envelope()));
+        List<Path> oracles = new ArrayList<>(List.of(measured.envelope()));
         if (options.expectStdout() != null) {
             oracles.add(options.expectStdout());
         }
         OracleGuard guard = OracleGuard.snapshot(oracles);
-        Envelope envelope = EnvelopeFile.read(options.measurement().envelope(), log, settings.rerun("record-envelope"));
-        List<String> command = options.measurement().command() != null && !options.measurement().command().isEmpty() ? options.measurement().command() : envelope.cmd();
+        Envelope envelope = EnvelopeFile.read(measured.envelope(), log, settings.rerun("record-envelope"));
+        List<String> command = measured.command() != null && !measured.command().isEmpty() ? measured.command() : envelope.cmd();
         if (command.isEmpty()) {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, "no command to grade: set " + settings.suggestions().setting(Setting.COMMAND)
-                    + " or \"cmd\" in " + options.measurement().envelope());
+                    + " or \"cmd\" in " + measured.envelope());
         }
         String caseName = EnvelopeGoal.display(command);
-        if (options.measurement().runs() < 1) {
-            throw PatchgradeException.badParameter(Setting.RUNS, "must be at least 1 (found " + options.measurement().runs() + ")");
+        if (measured.runs() < 1) {
+            throw PatchgradeException.badParameter(Setting.RUNS, "must be at least 1 (found " + measured.runs() + ")");
         }
         String expectedSha = null;
         if (options.expectStdout() != null) {
@@ -80,7 +82,7 @@ final class EnvelopeGrading {
                 ? instructionCounter(options, envelope, request) : null;
         InstructionCount count = null;
         try (Launcher launcher = settings.openLauncher(log, oracles, settings.executablesOf(command))) {
-            for (int i = 0; i < options.measurement().runs(); i++) {
+            for (int i = 0; i < measured.runs(); i++) {
                 // One child at a time: a quiet machine is part of the measurement.
                 runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", command)));
             }
