@@ -60,4 +60,20 @@ final class MavenSuggestions implements Suggestions {
         }
         return open + value.value() + close;
     }
+
+    /** The JVM that runs Maven takes its own options from {@code MAVEN_OPTS}. */
+    @Override
+    public String forTheJvm(Setting.Value value) {
+        return "MAVEN_OPTS=-D" + value.setting().property() + "=" + value.value();
+    }
+
+    @Override
+    public String cleanBuild() {
+        return "`mvn clean verify`";
+    }
+
+    @Override
+    public String withStackTraces() {
+        return "with -X";
+    }
 }

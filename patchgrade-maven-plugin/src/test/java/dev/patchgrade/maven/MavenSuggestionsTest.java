@@ -10,7 +10,11 @@ import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.digest.GoldStore;
 import dev.patchgrade.core.digest.NormalizeRule;
 import dev.patchgrade.core.digest.TimeBuckets;
+import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.grade.CaseRunner;
+import dev.patchgrade.core.grade.ModuleCheck;
+import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.launch.SandboxSpec;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.SandboxHints;
 import dev.patchgrade.core.grade.Setting;
@@ -90,6 +94,29 @@ class MavenSuggestionsTest {
                 .isEqualTo("names no setting");
         assertThat(SandboxHints.forStderr("/home/ci/a.so: Permission denied", List.of(Path.of("/home/ci")), maven))
                 .singleElement().asString().endsWith("add it to <readOnlyPaths>");
+    }
+
+    /** The three messages that once wrote Maven's own words into the core read as they did. */
+    @Test
+    void mavensOwnWordsComeFromThePlugin() {
+        assertThat(maven.cleanBuild()).isEqualTo("`mvn clean verify`");
+        assertThat(maven.withStackTraces()).isEqualTo("with -X");
+        assertThat(maven.forTheJvm(Setting.SCRATCH.is("..."))).isEqualTo("MAVEN_OPTS=-Dpatchgrade.scratch=...");
+        assertThat(maven.setting(Setting.SCRATCH)).isEqualTo("-Dpatchgrade.scratch");
+    }
+
+    @Test
+    void theCoreMessagesThatNamedMavenReadAsTheyDid() throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("patchgrade.digest.e.json"), "{ not json");
+        assertThat(shownByMaven(() -> ModuleCheck.read(dir, null))).endsWith("; delete it, or run `mvn clean verify`");
+        Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "");
+        System.setProperty(Setting.SCRATCH.property(), file.toString());
+        try {
+            assertThat(shownByMaven(() -> Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1, maven))).contains(
+                    " (point -Dpatchgrade.scratch at a writable directory, e.g. MAVEN_OPTS=-Dpatchgrade.scratch=...): ");
+        } finally {
+            System.clearProperty(Setting.SCRATCH.property());
+        }
     }
 
     private String shownByMaven(Runnable failing) {

@@ -3,10 +3,10 @@ package dev.patchgrade.core.classify;
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.ProjectPaths;
+import dev.patchgrade.core.grade.RunSettings;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.ExecutableCheck;
@@ -25,35 +25,25 @@ public final class ThreeColumnGoal {
     /**
      * What {@code three-column} is told; build it with {@link #builder}.
      *
-     * @param keepAll keep the full streams of every row; by default only of the rows that did not pass
+     * @param run the cases, shard, parallelism, timeout and keepAll (the streams of every row; by default only of the rows that did not
+     *     pass) every goal shares
      */
-    public record Options(GoalSettings settings, Path cases, List<String> reference, List<String> candidate, Path referenceDigest,
-            Comparison comparison, int timeoutSeconds, int parallel, Shard shard, boolean keepAll) {}
+    public record Options(GoalSettings settings, RunSettings run, List<String> reference, List<String> candidate, Path referenceDigest,
+            Comparison comparison) {}
 
     public static Builder builder(GoalSettings settings) {
         return new Builder(settings);
     }
 
     /** Options with the documented defaults; {@code cases}, {@code reference}, {@code candidate} and {@code referenceDigest} have none. */
-    public static final class Builder {
-        private final GoalSettings settings;
-        private Path cases;
+    public static final class Builder extends RunSettings.Builder<Builder> {
         private List<String> reference;
         private List<String> candidate;
         private Path referenceDigest;
         private Comparison comparison = Comparison.parse("trim");
-        private int timeoutSeconds = 5;
-        private int parallel = Runtime.getRuntime().availableProcessors();
-        private Shard shard = Shard.ALL;
-        private boolean keepAll;
 
         private Builder(GoalSettings settings) {
-            this.settings = settings;
-        }
-
-        public Builder cases(Path value) {
-            cases = value;
-            return this;
+            super(settings);
         }
 
         public Builder reference(List<String> value) {
@@ -76,28 +66,8 @@ public final class ThreeColumnGoal {
             return this;
         }
 
-        public Builder timeoutSeconds(int value) {
-            timeoutSeconds = value;
-            return this;
-        }
-
-        public Builder parallel(int value) {
-            parallel = value;
-            return this;
-        }
-
-        public Builder shard(Shard value) {
-            shard = value;
-            return this;
-        }
-
-        public Builder keepAll(boolean value) {
-            keepAll = value;
-            return this;
-        }
-
         public Options build() {
-            return new Options(settings, cases, reference, candidate, referenceDigest, comparison, timeoutSeconds, parallel, shard, keepAll);
+            return new Options(settings, run(), reference, candidate, referenceDigest, comparison);
         }
     }
 

@@ -39,7 +39,7 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     record Row(Case testCase, LaunchResult reference, LaunchResult candidate, DriftPattern pattern) {}
 
     ThreeColumnGrading(Options options) {
-        super(options.settings(), options.shard(), options.parallel(), "rows");
+        super(options.settings(), options.run().shard(), options.run().parallel(), "rows");
         this.options = options;
         this.report = new ThreeColumnReport(options);
     }
@@ -52,26 +52,26 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         if (options.candidate() == null || options.candidate().isEmpty()) {
             throw PatchgradeException.badParameter(Setting.CANDIDATE, "is required: the binary built from the patch, executable first");
         }
-        if (options.timeoutSeconds() <= 0) {
-            throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
+        if (options.run().timeoutSeconds() <= 0) {
+            throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.run().timeoutSeconds() + ")");
         }
         referenceBinary = ThreeColumnGoal.referenceExecutable(settings, options.reference());
     }
 
     @Override
     protected List<Path> oracles() {
-        return List.of(options.cases(), options.referenceDigest(), referenceBinary);
+        return List.of(options.run().cases(), options.referenceDigest(), referenceBinary);
     }
 
     @Override
     protected List<Case> prepare(GradeLog log) {
-        log.info("three-column " + settings.executionId() + ": cases " + options.cases() + ", reference sidecar " + options.referenceDigest());
+        log.info("three-column " + settings.executionId() + ": cases " + options.run().cases() + ", reference sidecar " + options.referenceDigest());
         DriftPattern identity = identity(options, referenceBinary);
         if (identity != null) {
             // The worst pattern stops the grade before any row: an error named after the pattern, as SPEC says.
             throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, identityMessage(referenceBinary));
         }
-        return options.shard().select(CasesFile.read(options.cases(), true));
+        return options.run().shard().select(CasesFile.read(options.run().cases(), true));
     }
 
     /**
@@ -98,7 +98,7 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
 
     @Override
     protected AutoCloseable openLaunchers(GradeLog log) {
-        List<Path> oracles = List.of(options.cases(), options.referenceDigest());
+        List<Path> oracles = List.of(options.run().cases(), options.referenceDigest());
         List<Path> candidateBinary = settings.executablesOf(options.candidate());
         // The candidate must not run the reference and print its answers: hidden while a candidate runs,
         // unless the candidate is the reference binary itself (run with other arguments).
@@ -162,7 +162,7 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
 
     private LaunchResult run(Launcher launcher, List<String> command, Case c, Path keep) {
         // Only the arguments, stdin, directory and environment of the case reach a binary; the golden never does.
-        Duration timeout = Duration.ofSeconds(options.timeoutSeconds());
+        Duration timeout = Duration.ofSeconds(options.run().timeoutSeconds());
         return launcher.launch(c.applyTo(settings.launchRequest(command, Map.of(), timeout), settings.workingDirectory(), timeout)
                 .keepingOutputAs(keep));
     }

@@ -82,7 +82,7 @@ final class ThreeColumnReport implements RowReport<Row> {
     }
 
     private boolean keeps(Row row) {
-        return !row.pattern().passed() || options.keepAll();
+        return !row.pattern().passed() || options.run().keepAll();
     }
 
     @Override
@@ -174,7 +174,7 @@ final class ThreeColumnReport implements RowReport<Row> {
         counts.forEach((pattern, n) -> countJson.put(pattern.wireName(), n));
         DriftPattern worst = worst();
         return new Head("three-column", settings.executionId(), worst.passed() ? "pass" : "fail", worst.wireName(),
-                options.comparison().toString(), options.shard().all() ? null : options.shard().index() + "/" + options.shard().count(),
+                options.comparison().toString(), options.run().shard().all() ? null : options.run().shard().index() + "/" + options.run().shard().count(),
                 countJson, GoalRun.sandboxJson(settings), graded, failed);
     }
 
@@ -197,7 +197,7 @@ final class ThreeColumnReport implements RowReport<Row> {
     @Override
     public void printSummary(GradeLog log) {
         log.info("three-column grade of " + graded + " row(s), comparison " + options.comparison()
-                + (options.shard().all() ? "" : " (" + options.shard().label() + ")") + ":");
+                + (options.run().shard().all() ? "" : " (" + options.run().shard().label() + ")") + ":");
         table.flush();
         if (table.shown() < graded) {
             log.info((graded - table.shown()) + " more row(s) not listed; list every row with "

@@ -2,9 +2,9 @@ package dev.patchgrade.core.digest;
 
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.RunSettings;
 import dev.patchgrade.core.grade.Setting;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,11 +19,10 @@ public final class DigestGoal {
      * Everything a digest execution is told. Build one with {@link #builder}: the parameters have the
      * defaults the goals document, and a call names what it sets.
      *
-     * @param keepAll keep the full streams and the candidate digest of every case; by default only of those that drifted
+     * @param run the cases, shard, parallelism, timeout, compiler, force and keepAll every goal shares
      */
-    public record Options(GoalSettings settings, Path cases, Path gold, List<String> command, Sanitizer sanitizer, int timeoutSeconds,
-            TimeBuckets buckets, int timeBucketReruns, String compiler, List<NormalizeRule> normalize, int parallel, Shard shard,
-            boolean force, int timeSamples, double timeBucketSlack, int goldExcerptBytes, boolean keepAll) {
+    public record Options(GoalSettings settings, RunSettings run, Path gold, List<String> command, Sanitizer sanitizer, TimeBuckets buckets,
+            int timeBucketReruns, List<NormalizeRule> normalize, int timeSamples, double timeBucketSlack, int goldExcerptBytes) {
         public Options {
             normalize = normalize == null ? List.of() : List.copyOf(normalize);
             if (goldExcerptBytes < 0) {
@@ -37,38 +36,25 @@ public final class DigestGoal {
 
         /** These options, keeping the streams and candidate digest of every case, not only of those that drifted. */
         public Options keepingAll(boolean all) {
-            return new Options(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize,
-                    parallel, shard, force, timeSamples, timeBucketSlack, goldExcerptBytes, all);
+            return new Options(settings, run.keepingAll(all), gold, command, sanitizer, buckets, timeBucketReruns, normalize, timeSamples,
+                    timeBucketSlack, goldExcerptBytes);
         }
     }
 
     /** Options with the documented defaults; {@code cases}, {@code gold} and {@code command} have none. */
-    public static final class Builder {
-        private final GoalSettings settings;
-        private Path cases;
+    public static final class Builder extends RunSettings.Builder<Builder> {
         private Path gold;
         private List<String> command;
         private Sanitizer sanitizer = Sanitizer.NONE;
-        private int timeoutSeconds = 5;
         private TimeBuckets buckets = TimeBuckets.parse(TimeBuckets.DEFAULT);
         private int timeBucketReruns = 3;
-        private String compiler;
         private List<NormalizeRule> normalize = List.of();
-        private int parallel = Runtime.getRuntime().availableProcessors();
-        private Shard shard = Shard.ALL;
-        private boolean force;
         private int timeSamples = DEFAULT_TIME_SAMPLES;
         private double timeBucketSlack = TimeBuckets.DEFAULT_SLACK;
         private int goldExcerptBytes = StreamExcerpts.DEFAULT_BYTES;
-        private boolean keepAll;
 
         private Builder(GoalSettings settings) {
-            this.settings = settings;
-        }
-
-        public Builder cases(Path value) {
-            cases = value;
-            return this;
+            super(settings);
         }
 
         public Builder gold(Path value) {
@@ -86,11 +72,6 @@ public final class DigestGoal {
             return this;
         }
 
-        public Builder timeoutSeconds(int value) {
-            timeoutSeconds = value;
-            return this;
-        }
-
         public Builder buckets(TimeBuckets value) {
             buckets = value;
             return this;
@@ -101,28 +82,8 @@ public final class DigestGoal {
             return this;
         }
 
-        public Builder compiler(String value) {
-            compiler = value;
-            return this;
-        }
-
         public Builder normalize(List<NormalizeRule> value) {
             normalize = value;
-            return this;
-        }
-
-        public Builder parallel(int value) {
-            parallel = value;
-            return this;
-        }
-
-        public Builder shard(Shard value) {
-            shard = value;
-            return this;
-        }
-
-        public Builder force(boolean value) {
-            force = value;
             return this;
         }
 
@@ -141,14 +102,9 @@ public final class DigestGoal {
             return this;
         }
 
-        public Builder keepAll(boolean value) {
-            keepAll = value;
-            return this;
-        }
-
         public Options build() {
-            return new Options(settings, cases, gold, command, sanitizer, timeoutSeconds, buckets, timeBucketReruns, compiler, normalize,
-                    parallel, shard, force, timeSamples, timeBucketSlack, goldExcerptBytes, keepAll);
+            return new Options(settings, run(), gold, command, sanitizer, buckets, timeBucketReruns, normalize, timeSamples, timeBucketSlack,
+                    goldExcerptBytes);
         }
     }
 
@@ -175,8 +131,8 @@ public final class DigestGoal {
         if (options.command() == null || options.command().isEmpty()) {
             throw PatchgradeException.badParameter(Setting.COMMAND, "is required: the binary to run for every case, executable first");
         }
-        if (options.timeoutSeconds() <= 0) {
-            throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.timeoutSeconds() + ")");
+        if (options.run().timeoutSeconds() <= 0) {
+            throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.run().timeoutSeconds() + ")");
         }
         if (options.timeSamples() < 1) {
             throw PatchgradeException.badParameter(Setting.TIME_SAMPLES, "must be at least 1 (found " + options.timeSamples() + ")");

@@ -52,7 +52,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     }
 
     DigestGrading(Options options) {
-        super(options.settings(), options.shard(), options.parallel(), "cases");
+        super(options.settings(), options.run().shard(), options.run().parallel(), "cases");
         this.options = options;
         this.normalizer = new Normalizer(options.normalize());
         this.report = new DigestReport(options, normalizer);
@@ -65,13 +65,13 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
 
     @Override
     protected List<Path> oracles() {
-        return List.of(options.cases(), options.gold());
+        return List.of(options.run().cases(), options.gold());
     }
 
     @Override
     protected List<Case> prepare(GradeLog log) {
-        log.info("digest " + settings.executionId() + ": cases " + options.cases() + ", gold " + options.gold());
-        List<Case> cases = CasesFile.read(options.cases(), false);
+        log.info("digest " + settings.executionId() + ": cases " + options.run().cases() + ", gold " + options.gold());
+        List<Case> cases = CasesFile.read(options.run().cases(), false);
         GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets(), settings.rerun("record-digest"), rerecord());
         checkCaseSet(cases, gold);
         checkToolchain(log, gold);
@@ -82,7 +82,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         }
         report.start(gold.toolchain());
         this.gold = gold.lookup();
-        return options.shard().select(cases);
+        return options.run().shard().select(cases);
     }
 
     private String rerecord() {
@@ -91,7 +91,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
 
     @Override
     protected AutoCloseable openLaunchers(GradeLog log) {
-        launcher = settings.openLauncher(log, oracles(), settings.executablesOf(options.command()), options.parallel());
+        launcher = settings.openLauncher(log, oracles(), settings.executablesOf(options.command()), options.run().parallel());
         return launcher;
     }
 
@@ -121,7 +121,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         List<String> added = ids.stream().filter(id -> !gold.has(id)).map(CasesFile::printable).toList();
         List<String> removed = gold.caseIds().stream().filter(id -> !ids.contains(id)).map(CasesFile::printable).toList();
         if (!added.isEmpty() || !removed.isEmpty()) {
-            throw new PatchgradeException(ErrorName.CASE_SET_DRIFT, "the cases in " + options.cases() + " and the gold digests in " + options.gold()
+            throw new PatchgradeException(ErrorName.CASE_SET_DRIFT, "the cases in " + options.run().cases() + " and the gold digests in " + options.gold()
                     + " differ: added " + added + ", removed " + removed + ". Nothing was graded. If the change is intended, re-record with "
                     + "`" + rerecord() + "` from a known-good build and commit both");
         }
@@ -141,7 +141,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         }
         if (!current.equals(gold.toolchain())) {
             throw new PatchgradeException(ErrorName.TOOLCHAIN_DRIFT, options.gold() + " was recorded with \"" + gold.toolchain() + "\" but "
-                    + settings.suggestions().setting(Setting.COMPILER) + " " + options.compiler() + " is \"" + current + "\". A compiler change "
+                    + settings.suggestions().setting(Setting.COMPILER) + " " + options.run().compiler() + " is \"" + current + "\". A compiler change "
                     + "churns hashes that have nothing to do with the patch, "
                     + "so nothing was graded: build with the recorded compiler, or re-record the gold with this one and commit it");
         }
@@ -195,7 +195,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
             drifts = withCap;
         }
         List<FirstDifference.Line> lines = firstDifferences(c, drifts, launch);
-        launch = !drifts.isEmpty() || options.keepAll() ? launch.keepOutputAs(DigestRun.streamPrefix(settings, c)) : launch.released();
+        launch = !drifts.isEmpty() || options.run().keepAll() ? launch.keepOutputAs(DigestRun.streamPrefix(settings, c)) : launch.released();
         return new Row(c, goldTuple, measured.tuple(), drifts, reruns, launch, lines);
     }
 
@@ -225,17 +225,15 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     }
 
     /** Another bucket than the gold's, and (gold bucket widened by timeBucketSlack) still outside it. */
-    private boolean timeDrifts(DigestTuple gold, String bucket, long fastestMillis) {
+    private boolean timeDrifts(DigestTuple gold, TimeBucket bucket, long fastestMillis) {
         return options.buckets().enabled() && gold.timeBucket() != null && bucket != null && !bucket.equals(gold.timeBucket())
-                && options.buckets().outside(gold.timeBucket(), fastestMillis, options.timeBucketSlack());
+                && gold.timeBucket().outside(fastestMillis, options.timeBucketSlack());
     }
 
     private DigestTuple.Drift timeDrift(DigestTuple gold, DigestTuple candidate, long fastest, int runs) {
-        long[] range = options.buckets().widened(gold.timeBucket(), options.timeBucketSlack());
-        String limits = range[1] == Long.MAX_VALUE ? String.format(Locale.ROOT, "%,d ms and more", range[0])
-                : String.format(Locale.ROOT, "%,d-%,d ms", range[0], range[1]);
+        String limits = gold.timeBucket().widened(options.timeBucketSlack()).describe();
         String note = String.format(Locale.ROOT, "fastest %,d ms of %d run%s; %s widened by timeBucketSlack %s is %s", fastest, runs,
-                runs == 1 ? "" : "s", gold.timeBucket(), trim(options.timeBucketSlack()), limits)
+                runs == 1 ? "" : "s", gold.timeBucket().label(), trim(options.timeBucketSlack()), limits)
                 + (gold.timeMs() == null ? "" : String.format(Locale.ROOT, "; gold fastest %,d ms", gold.timeMs()));
         return new DigestTuple.Drift(DriftField.TIME_BUCKET, gold.timeBucket(), candidate.timeBucket(), note);
     }

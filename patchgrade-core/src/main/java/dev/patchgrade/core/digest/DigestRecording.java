@@ -25,28 +25,28 @@ final class DigestRecording {
     private DigestRecording() {}
 
     static DigestGoal.Recorded record(Options options, GradeLog log) {
-        if (GoldStore.hasDigests(options.gold()) && !options.force()) {
+        if (GoldStore.hasDigests(options.gold()) && !options.run().force()) {
             throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, options.gold() + " already holds gold digests and record-digest does not "
                     + "overwrite them. If the new behaviour is intended, re-run as `" + options.settings().rerecord("record-digest")
                     + "` (or set " + options.settings().suggestions().configured(Setting.FORCE.is("true")) + "); the whole "
                     + "directory is then replaced, and should be committed with the patch that changed the behaviour");
         }
         DigestGoal.validate(options);
-        log.info("record-digest " + options.settings().executionId() + ": cases " + options.cases() + ", writing gold " + options.gold());
-        List<Case> cases = CasesFile.read(options.cases(), false);
+        log.info("record-digest " + options.settings().executionId() + ": cases " + options.run().cases() + ", writing gold " + options.gold());
+        List<Case> cases = CasesFile.read(options.run().cases(), false);
         String toolchain = toolchain(options);
         Normalizer normalizer = new Normalizer(options.normalize());
         GoalSettings settings = options.settings();
-        CaseRunner.requireWorkers(options.parallel());
+        CaseRunner.requireWorkers(options.run().parallel());
         String basedir = settings.projectDirectory().toAbsolutePath().normalize().toString();
         Summary summary = new Summary();
         // Each case's file is written as it finishes, so only the summary's few facts outlive a case; the files go to a
         // sibling that replaces the old gold only once every case is written.
         try (GoldWriter writer = GoldWriter.open(options.gold(), toolchain, options.normalize())) {
             try (BuildLock lock = BuildLock.take(settings.outputDirectory());
-                    Launcher launcher = settings.openLauncher(log, List.of(options.cases(), options.gold()), settings.executablesOf(options.command()),
-                            options.parallel())) {
-                CaseRunner.forEach(cases, options.parallel() * Launchers.CALLERS_PER_CHILD,
+                    Launcher launcher = settings.openLauncher(log, List.of(options.run().cases(), options.gold()), settings.executablesOf(options.command()),
+                            options.run().parallel())) {
+                CaseRunner.forEach(cases, options.run().parallel() * Launchers.CALLERS_PER_CHILD,
                         c -> written(sampled(launcher, options, normalizer, c, log), options, normalizer, basedir, writer), r -> false, summary::add,
                         log);
             }
@@ -57,7 +57,7 @@ final class DigestRecording {
         ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
         summary.first.forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
                 shortHash(t.stderrSha256()), t.sanitizer().wireName(), t.timeBucket() == null ? "off"
-                        : t.timeBucket() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms)")));
+                        : t.timeBucket().label() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms)")));
         log.info("Recorded " + summary.count + " gold digests in " + options.gold() + (toolchain == null ? "" : " (toolchain: " + toolchain + ")") + ":");
         table.lines().forEach(log::info);
         if (summary.count > TABLE_ROWS) {
@@ -176,6 +176,6 @@ final class DigestRecording {
     }
 
     static String toolchain(Options options) {
-        return options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
+        return options.run().compiler() == null || options.run().compiler().isBlank() ? null : Toolchain.identify(options.run().compiler());
     }
 }

@@ -76,7 +76,7 @@ final class DigestReport implements RowReport<Row> {
     }
 
     private boolean keeps(Row row) {
-        return row.failed() || options.keepAll();
+        return row.failed() || options.run().keepAll();
     }
 
     /** The streams kept as files: a failing case's, or every case's with keepAll (the grading kept them). */
@@ -170,7 +170,7 @@ final class DigestReport implements RowReport<Row> {
     @Override
     public Head head() {
         return new Head("digest", settings.executionId(), failed > 0 ? "fail" : "pass", worstName(),
-                options.shard().all() ? null : options.shard().index() + "/" + options.shard().count(), options.sanitizer().wireName(),
+                options.run().shard().all() ? null : options.run().shard().index() + "/" + options.run().shard().count(), options.sanitizer().wireName(),
                 options.gold().toString(), DigestGoal.candidateDirectory(settings).toString(), GoalRun.sandboxJson(settings), graded, failed);
     }
 
@@ -180,7 +180,7 @@ final class DigestReport implements RowReport<Row> {
 
     @Override
     public void printSummary(GradeLog log) {
-        log.info("digest of " + graded + " case(s) against " + options.gold() + (options.shard().all() ? "" : " (" + options.shard().label() + ")") + ":");
+        log.info("digest of " + graded + " case(s) against " + options.gold() + (options.run().shard().all() ? "" : " (" + options.run().shard().label() + ")") + ":");
         BoundedTable shown = table();
         shown.flush();
         long hidden = graded - shown.shown();

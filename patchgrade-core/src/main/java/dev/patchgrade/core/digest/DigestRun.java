@@ -22,7 +22,7 @@ record DigestRun(DigestTuple tuple, LaunchResult launch) {
         // Set in <environment>, the user's sanitizer options win over these.
         Map<String, String> sanitizerOptions = options.sanitizer() == Sanitizer.NONE ? Map.of()
                 : Map.of("UBSAN_OPTIONS", UBSAN_OPTIONS, "ASAN_OPTIONS", ASAN_OPTIONS);
-        Duration timeout = Duration.ofSeconds(options.timeoutSeconds());
+        Duration timeout = Duration.ofSeconds(options.run().timeoutSeconds());
         LaunchRequest base = c.applyTo(options.settings().launchRequest(options.command(), sanitizerOptions, timeout),
                 options.settings().workingDirectory(), timeout);
         LaunchRequest request = keep == null ? base.holdingOutput() : base.keepingOutputAs(keep);

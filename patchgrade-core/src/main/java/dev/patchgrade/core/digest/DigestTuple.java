@@ -9,15 +9,15 @@ import java.util.Objects;
  * Null hashes and exit mean the case timed out. {@code timeBucket} is {@code null} when time buckets
  * are off; {@code timeMs} is the fastest wall time measured, where known (gold files before it lack it).
  */
-public record DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, SanitizerClass sanitizer, String timeBucket,
+public record DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, SanitizerClass sanitizer, TimeBucket timeBucket,
         Long timeMs) {
 
-    public DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, SanitizerClass sanitizer, String timeBucket) {
+    public DigestTuple(String caseId, Integer exit, String stdoutSha256, String stderrSha256, SanitizerClass sanitizer, TimeBucket timeBucket) {
         this(caseId, exit, stdoutSha256, stderrSha256, sanitizer, timeBucket, null);
     }
 
     /** This tuple with another time: the fastest of several runs, and its bucket. */
-    public DigestTuple withTime(String bucket, Long millis) {
+    public DigestTuple withTime(TimeBucket bucket, Long millis) {
         return new DigestTuple(caseId, exit, stdoutSha256, stderrSha256, sanitizer, bucket, millis);
     }
 

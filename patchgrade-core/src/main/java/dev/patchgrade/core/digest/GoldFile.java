@@ -56,7 +56,7 @@ public final class GoldFile {
         String sanitizerName = text(file, node, "sanitizer");
         SanitizerClass sanitizer = SanitizerClass.fromWire(sanitizerName).orElseThrow(() -> new PatchgradeException(ErrorName.MALFORMED_GOLD,
                 file + ": key \"sanitizer\" is \"" + sanitizerName + "\"; it must be one of clean, asan, ubsan, timeout, crash, unavailable"));
-        String bucket = null;
+        TimeBucket bucket = null;
         Long millis = null;
         if (buckets.enabled()) {
             if (node.get("time_bucket") == null) {
@@ -64,13 +64,10 @@ public final class GoldFile {
                         + "with " + shown.configured(Setting.TIME_BUCKETS.is("off")) + "?); grade with " + shown.once(Setting.TIME_BUCKETS.is("off"))
                         + " too, or re-record with time buckets");
             }
-            bucket = text(file, node, "time_bucket");
-            if (!buckets.knows(bucket)) {
-                String unknown = bucket;
-                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, shown -> file + ": key \"time_bucket\" is \"" + unknown + "\", not one of "
-                        + "the buckets " + buckets.names() + " of " + shown.setting(Setting.TIME_BUCKETS) + "; set it to the cutoffs the gold "
-                        + "was recorded with");
-            }
+            String unknown = text(file, node, "time_bucket");
+            bucket = buckets.named(unknown).orElseThrow(() -> new PatchgradeException(ErrorName.MALFORMED_GOLD, shown -> file
+                    + ": key \"time_bucket\" is \"" + unknown + "\", not one of the buckets " + buckets.names() + " of "
+                    + shown.setting(Setting.TIME_BUCKETS) + "; set it to the cutoffs the gold was recorded with"));
             JsonNode time = node.get("time_ms");
             if (time != null && !time.isNull() && (!time.isIntegralNumber() || !time.canConvertToLong() || time.asLong() < 0)) {
                 throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": key \"time_ms\" must be a non-negative whole number of "
@@ -157,7 +154,7 @@ public final class GoldFile {
         node.put("stderr_sha256", tuple.stderrSha256());
         node.put("sanitizer", tuple.sanitizer().wireName());
         if (tuple.timeBucket() != null) {
-            node.put("time_bucket", tuple.timeBucket());
+            node.put("time_bucket", tuple.timeBucket().label());
         }
         if (tuple.timeMs() != null) {
             node.put("time_ms", tuple.timeMs());

@@ -4,12 +4,13 @@ import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.grade.Setting;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Wall-time classes instead of raw milliseconds, so digests stay comparable across runs:
  * cutoffs {@code 50,500,5000} give {@code lt_50ms}, {@code lt_500ms}, {@code lt_5s}, {@code gt_5s}.
  * {@code off} records and grades no time at all. Grading has hysteresis: a time drifts only when it
- * lies outside the gold bucket widened by a factor ({@link #outside}).
+ * lies outside the gold bucket widened by a factor ({@link TimeBucket#outside}).
  */
 public final class TimeBuckets {
     public static final String DEFAULT = "50,500,5000";
@@ -17,18 +18,19 @@ public final class TimeBuckets {
     public static final double DEFAULT_SLACK = 2.0;
     public static final TimeBuckets OFF = new TimeBuckets(new long[0]);
     private final long[] cutoffs;
-    private final List<String> names;
+    private final List<TimeBucket> buckets;
 
     private TimeBuckets(long[] cutoffs) {
         this.cutoffs = cutoffs;
-        List<String> all = new ArrayList<>();
-        for (long cutoff : cutoffs) {
-            all.add("lt_" + duration(cutoff));
+        List<TimeBucket> all = new ArrayList<>();
+        for (int i = 0; i < cutoffs.length; i++) {
+            all.add(new TimeBucket("lt_" + duration(cutoffs[i]), i == 0 ? 0 : cutoffs[i - 1], cutoffs[i]));
         }
         if (cutoffs.length > 0) {
-            all.add("gt_" + duration(cutoffs[cutoffs.length - 1]));
+            long last = cutoffs[cutoffs.length - 1];
+            all.add(new TimeBucket("gt_" + duration(last), last, Long.MAX_VALUE));
         }
-        this.names = List.copyOf(all);
+        this.buckets = List.copyOf(all);
     }
 
     public static TimeBuckets parse(String text) {
@@ -65,46 +67,26 @@ public final class TimeBuckets {
     }
 
     /** The bucket of a wall time, or {@code null} when buckets are off. */
-    public String bucket(long wallMillis) {
+    public TimeBucket bucket(long wallMillis) {
         if (!enabled()) {
             return null;
         }
-        for (int i = 0; i < cutoffs.length; i++) {
-            if (wallMillis < cutoffs[i]) {
-                return names.get(i);
+        for (TimeBucket bucket : buckets) {
+            if (wallMillis < bucket.upper()) {
+                return bucket;
             }
         }
         return last();
     }
 
     /** The last bucket, or {@code null} when buckets are off. */
-    public String last() {
-        return enabled() ? names.get(names.size() - 1) : null;
+    public TimeBucket last() {
+        return enabled() ? buckets.get(buckets.size() - 1) : null;
     }
 
-    /** The bucket's limits in milliseconds, {@code [lower, upper)}; the last bucket's upper limit is {@link Long#MAX_VALUE}. */
-    public long[] limits(String name) {
-        int i = names.indexOf(name);
-        if (i < 0) {
-            throw new IllegalArgumentException("unknown bucket " + name);
-        }
-        return new long[] {i == 0 ? 0 : cutoffs[i - 1], i < cutoffs.length ? cutoffs[i] : Long.MAX_VALUE};
-    }
-
-    /** The bucket's limits divided and multiplied by {@code slack}: {@code lt_500ms} (50-500 ms) with slack 2 is 25-1,000 ms. */
-    public long[] widened(String name, double slack) {
-        long[] limits = limits(name);
-        long upper = limits[1] == Long.MAX_VALUE ? Long.MAX_VALUE : (long) Math.ceil(limits[1] * slack);
-        return new long[] {(long) Math.floor(limits[0] / slack), upper};
-    }
-
-    /**
-     * Whether {@code fastestMillis} drifts from the gold bucket: it must lie outside the bucket widened by
-     * {@code slack}, so a case recorded near a cutoff does not flip on a busy or an idle machine.
-     */
-    public boolean outside(String goldBucket, long fastestMillis, double slack) {
-        long[] range = widened(goldBucket, slack);
-        return fastestMillis < range[0] || fastestMillis >= range[1];
+    /** The bucket a gold file names, if these cutoffs have one of that label. */
+    public Optional<TimeBucket> named(String label) {
+        return buckets.stream().filter(b -> b.label().equals(label)).findFirst();
     }
 
     /** Checks a {@code timeBucketSlack} value. */
@@ -116,11 +98,8 @@ public final class TimeBuckets {
         return slack;
     }
 
+    /** The labels, for messages that list them. */
     public List<String> names() {
-        return names;
-    }
-
-    public boolean knows(String name) {
-        return names.contains(name);
+        return buckets.stream().map(TimeBucket::label).toList();
     }
 }

@@ -1,13 +1,13 @@
 package dev.patchgrade.core.envelope;
 
 import dev.patchgrade.core.GradeLog;
-import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.count.CounterMode;
 import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.count.InstructionCounters;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.ProjectPaths;
+import dev.patchgrade.core.grade.RunSettings;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.TimeoutRange;
@@ -21,20 +21,32 @@ import java.util.Map;
 public final class EnvelopeGoal {
     private EnvelopeGoal() {}
 
-    /** What {@code record-envelope} is told; build it with {@link #recording}. */
-    public record RecordOptions(GoalSettings settings, Path envelope, List<String> command, int timeoutSeconds,
-            Slack slack, boolean force, String compiler, int runs, String hostClass, CounterMode instructionCounter,
-            int instructionSlackPercent) {}
+    /**
+     * What {@code record-envelope} is told; build it with {@link #recording}.
+     *
+     * @param run the timeout, compiler and force every goal shares
+     */
+    public record RecordOptions(GoalSettings settings, RunSettings run, Measurement measurement, Slack slack, int instructionSlackPercent) {}
 
     /**
      * What {@code envelope} is told; build it with {@link #grading}.
      *
-     * @param shard the envelope runs on the one shard its execution id hashes to, so N agents grade it once
+     * @param run the compiler and shard every goal shares: the envelope runs on the one shard its execution id hashes to, so N agents
+     *     grade it once; its timeout is the envelope file's
      */
-    public record GradeOptions(GoalSettings settings, Path envelope, List<String> command, Path expectStdout,
-            int runs, HostCheck hostCheck, String hostClass, String compiler, Shard shard, CounterMode instructionCounter) {
-        public GradeOptions {
-            shard = shard == null ? Shard.ALL : shard;
+    public record GradeOptions(GoalSettings settings, RunSettings run, Measurement measurement, Path expectStdout, HostCheck hostCheck) {}
+
+    /**
+     * What both envelope goals measure, and how.
+     *
+     * @param envelope the envelope file
+     * @param command the command, executable first
+     * @param runs how many times it runs
+     * @param hostClass a name for this machine's class instead of the detected one
+     * @param instructionCounter what counts instructions for {@code max_instructions}
+     */
+    public record Measurement(Path envelope, List<String> command, int runs, String hostClass, CounterMode instructionCounter) {
+        public Measurement {
             instructionCounter = instructionCounter == null ? CounterMode.AUTO : instructionCounter;
         }
     }
@@ -47,66 +59,64 @@ public final class EnvelopeGoal {
         return new GradeBuilder(settings);
     }
 
-    /** Recording options with the documented defaults; {@code envelope} and {@code command} have none. */
-    public static final class RecordBuilder {
-        private final GoalSettings settings;
+    /** The settings both envelope goals have, beside those every goal has. */
+    public abstract static class Builder<B extends Builder<B>> extends RunSettings.Builder<B> {
         private Path envelope;
         private List<String> command;
-        private int timeoutSeconds = 5;
-        private Slack slack = Slack.DEFAULT;
-        private boolean force;
-        private String compiler;
         private int runs = 1;
         private String hostClass;
         private CounterMode instructionCounter = CounterMode.AUTO;
+
+        Builder(GoalSettings settings) {
+            super(settings);
+        }
+
+        @SuppressWarnings("unchecked")
+        private B self() {
+            return (B) this;
+        }
+
+        public B envelope(Path value) {
+            envelope = value;
+            return self();
+        }
+
+        public B command(List<String> value) {
+            command = value;
+            return self();
+        }
+
+        public B runs(int value) {
+            runs = value;
+            return self();
+        }
+
+        public B hostClass(String value) {
+            hostClass = value;
+            return self();
+        }
+
+        public B instructionCounter(CounterMode value) {
+            instructionCounter = value;
+            return self();
+        }
+
+        Measurement measurement() {
+            return new Measurement(envelope, command, runs, hostClass, instructionCounter);
+        }
+    }
+
+    /** Recording options with the documented defaults; {@code envelope} and {@code command} have none. */
+    public static final class RecordBuilder extends Builder<RecordBuilder> {
+        private Slack slack = Slack.DEFAULT;
         private int instructionSlackPercent = DEFAULT_INSTRUCTION_SLACK_PERCENT;
 
         private RecordBuilder(GoalSettings settings) {
-            this.settings = settings;
-        }
-
-        public RecordBuilder envelope(Path value) {
-            envelope = value;
-            return this;
-        }
-
-        public RecordBuilder command(List<String> value) {
-            command = value;
-            return this;
-        }
-
-        public RecordBuilder timeoutSeconds(int value) {
-            timeoutSeconds = value;
-            return this;
+            super(settings);
         }
 
         public RecordBuilder slack(Slack value) {
             slack = value;
-            return this;
-        }
-
-        public RecordBuilder force(boolean value) {
-            force = value;
-            return this;
-        }
-
-        public RecordBuilder compiler(String value) {
-            compiler = value;
-            return this;
-        }
-
-        public RecordBuilder runs(int value) {
-            runs = value;
-            return this;
-        }
-
-        public RecordBuilder hostClass(String value) {
-            hostClass = value;
-            return this;
-        }
-
-        public RecordBuilder instructionCounter(CounterMode value) {
-            instructionCounter = value;
             return this;
         }
 
@@ -116,44 +126,21 @@ public final class EnvelopeGoal {
         }
 
         public RecordOptions build() {
-            return new RecordOptions(settings, envelope, command, timeoutSeconds, slack, force, compiler, runs, hostClass, instructionCounter, instructionSlackPercent);
+            return new RecordOptions(settings, run(), measurement(), slack, instructionSlackPercent);
         }
     }
 
     /** Grading options with the documented defaults; {@code envelope} has none. */
-    public static final class GradeBuilder {
-        private final GoalSettings settings;
-        private Path envelope;
-        private List<String> command;
+    public static final class GradeBuilder extends Builder<GradeBuilder> {
         private Path expectStdout;
-        private int runs = 1;
         private HostCheck hostCheck = HostCheck.FAIL;
-        private String hostClass;
-        private String compiler;
-        private Shard shard = Shard.ALL;
-        private CounterMode instructionCounter = CounterMode.AUTO;
 
         private GradeBuilder(GoalSettings settings) {
-            this.settings = settings;
-        }
-
-        public GradeBuilder envelope(Path value) {
-            envelope = value;
-            return this;
-        }
-
-        public GradeBuilder command(List<String> value) {
-            command = value;
-            return this;
+            super(settings);
         }
 
         public GradeBuilder expectStdout(Path value) {
             expectStdout = value;
-            return this;
-        }
-
-        public GradeBuilder runs(int value) {
-            runs = value;
             return this;
         }
 
@@ -162,28 +149,8 @@ public final class EnvelopeGoal {
             return this;
         }
 
-        public GradeBuilder hostClass(String value) {
-            hostClass = value;
-            return this;
-        }
-
-        public GradeBuilder compiler(String value) {
-            compiler = value;
-            return this;
-        }
-
-        public GradeBuilder shard(Shard value) {
-            shard = value;
-            return this;
-        }
-
-        public GradeBuilder instructionCounter(CounterMode value) {
-            instructionCounter = value;
-            return this;
-        }
-
         public GradeOptions build() {
-            return new GradeOptions(settings, envelope, command, expectStdout, runs, hostCheck, hostClass, compiler, shard, instructionCounter);
+            return new GradeOptions(settings, run(), measurement(), expectStdout, hostCheck);
         }
     }
 

@@ -32,7 +32,8 @@ final class EnvelopeGrading {
 
     static GoalResult grade(GradeOptions options, GradeLog log) {
         GoalSettings settings = options.settings();
-        Shard shard = options.shard();
+        EnvelopeGoal.Measurement measured = options.measurement();
+        Shard shard = options.run().shard();
         if (!shard.selects(settings.executionId())) {
             int home = 1;
             while (!new Shard(home, shard.count()).selects(settings.executionId())) {
@@ -42,28 +43,29 @@ final class EnvelopeGrading {
                     + ", where its execution id hashes to; this is shard " + shard.index() + "/" + shard.count() + ": not graded here");
             return new GoalResult(List.of(), null, "not_on_this_shard");
         }
-        log.info("envelope " + settings.executionId() + ": envelope " + options.envelope()
+        log.info("envelope " + settings.executionId() + ": envelope " + measured.envelope()
                 + (options.expectStdout() == null ? "" : ", expected stdout " + options.expectStdout()));
-        return GoalRun.grade(settings, options.command() == null || options.command().isEmpty() ? options.envelope().getFileName().toString() : EnvelopeGoal.display(options.command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
+        return GoalRun.grade(settings, measured.command() == null || measured.command().isEmpty() ? measured.envelope().getFileName().toString() : EnvelopeGoal.display(measured.command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
     }
 
     private static GoalResult gradeAndReport(GradeOptions options, GradeLog log) throws IOException {
         GoalSettings settings = options.settings();
+        EnvelopeGoal.Measurement measured = options.measurement();
         long started = System.nanoTime();
-        List<Path> oracles = new ArrayList<>(List.of(options.envelope()));
+        List<Path> oracles = new ArrayList<>(List.of(measured.envelope()));
         if (options.expectStdout() != null) {
             oracles.add(options.expectStdout());
         }
         OracleGuard guard = OracleGuard.snapshot(oracles);
-        Envelope envelope = EnvelopeFile.read(options.envelope(), log, settings.rerun("record-envelope"));
-        List<String> command = options.command() != null && !options.command().isEmpty() ? options.command() : envelope.cmd();
+        Envelope envelope = EnvelopeFile.read(measured.envelope(), log, settings.rerun("record-envelope"));
+        List<String> command = measured.command() != null && !measured.command().isEmpty() ? measured.command() : envelope.cmd();
         if (command.isEmpty()) {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, "no command to grade: set " + settings.suggestions().setting(Setting.COMMAND)
-                    + " or \"cmd\" in " + options.envelope());
+                    + " or \"cmd\" in " + measured.envelope());
         }
         String caseName = EnvelopeGoal.display(command);
-        if (options.runs() < 1) {
-            throw PatchgradeException.badParameter(Setting.RUNS, "must be at least 1 (found " + options.runs() + ")");
+        if (measured.runs() < 1) {
+            throw PatchgradeException.badParameter(Setting.RUNS, "must be at least 1 (found " + measured.runs() + ")");
         }
         String expectedSha = null;
         if (options.expectStdout() != null) {
@@ -80,7 +82,7 @@ final class EnvelopeGrading {
                 ? instructionCounter(options, envelope, request) : null;
         InstructionCount count = null;
         try (Launcher launcher = settings.openLauncher(log, oracles, settings.executablesOf(command))) {
-            for (int i = 0; i < options.runs(); i++) {
+            for (int i = 0; i < measured.runs(); i++) {
                 // One child at a time: a quiet machine is part of the measurement.
                 runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", command)));
             }
@@ -91,7 +93,7 @@ final class EnvelopeGrading {
         guard.verifyUnchanged();
         EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences, count);
         double seconds = (System.nanoTime() - started) / 1e9;
-        EnvelopeReport.writeReports(settings, options.shard(), caseName, command, envelope, verdict, count, seconds, log);
+        EnvelopeReport.writeReports(settings, options.run().shard(), caseName, command, envelope, verdict, count, seconds, log);
         EnvelopeReport.printTable(log, caseName, envelope, verdict);
         List<String> failures = verdict.accepted() ? List.of()
                 : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + EnvelopeReport.failureMessage(verdict, envelope)
@@ -107,7 +109,7 @@ final class EnvelopeGrading {
      * error {@code counter_drift} (the two counters do not give the same count for the same run).
      */
     private static InstructionCounters.Choice instructionCounter(GradeOptions options, Envelope envelope, LaunchRequest request) {
-        InstructionCounters.Choice choice = InstructionCounters.choose(options.instructionCounter(), envelope.instructionCounter(),
+        InstructionCounters.Choice choice = InstructionCounters.choose(options.measurement().instructionCounter(), envelope.instructionCounter(),
                 request.environment().get("PATH"));
         if (!choice.available()) {
             throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, envelope.file() + ": key \"max_instructions\" sets a ceiling on "
@@ -117,7 +119,7 @@ final class EnvelopeGrading {
         if (envelope.instructionCounter() != null && !envelope.instructionCounter().equals(choice.method())) {
             throw new PatchgradeException(ErrorName.COUNTER_DRIFT, envelope.file() + ": max_instructions was counted with \""
                     + envelope.instructionCounter() + "\" but this grade would count with \"" + choice.method() + "\" (instructionCounter="
-                    + options.instructionCounter().wireName() + "); the two counters disagree, so nothing was graded. Grade with "
+                    + options.measurement().instructionCounter().wireName() + "); the two counters disagree, so nothing was graded. Grade with "
                     + options.settings().suggestions().once(Setting.INSTRUCTION_COUNTER.is(envelope.instructionCounter()))
                     + ", or re-record the envelope with `" + options.settings().rerun("record-envelope", Setting.FORCE.is("true"),
                             Setting.INSTRUCTION_COUNTER.is(choice.method())) + "`");
@@ -130,11 +132,11 @@ final class EnvelopeGrading {
             return List.of();
         }
         if (envelope.host() == null) {
-            log.warn(options.envelope() + " records no host class, so patchgrade cannot tell whether its ceilings were measured on a machine"
+            log.warn(options.measurement().envelope() + " records no host class, so patchgrade cannot tell whether its ceilings were measured on a machine"
                     + " like this one; re-record it with `" + options.settings().rerecord("record-envelope") + "` to add one");
         }
-        String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
-        List<String> differences = HostCheck.differences(envelope, HostInfo.detect(options.hostClass()), toolchain);
+        String toolchain = options.run().compiler() == null || options.run().compiler().isBlank() ? null : Toolchain.identify(options.run().compiler());
+        List<String> differences = HostCheck.differences(envelope, HostInfo.detect(options.measurement().hostClass()), toolchain);
         if (!differences.isEmpty() && options.hostCheck() == HostCheck.WARN) {
             differences.forEach(d -> log.warn("host mismatch, " + d + "; the ceilings may not fit this machine (hostCheck=warn)"));
             return List.of();

@@ -31,51 +31,52 @@ final class EnvelopeRecorder {
     private EnvelopeRecorder() {}
 
     static EnvelopeRecording record(RecordOptions options, GradeLog log) {
-        Path file = options.envelope();
-        if (Files.exists(file) && !options.force()) {
+        EnvelopeGoal.Measurement measured = options.measurement();
+        Path file = measured.envelope();
+        if (Files.exists(file) && !options.run().force()) {
             throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, file + " exists and record-envelope does not overwrite it. If the new "
                     + "baseline is intended, re-run as `" + options.settings().rerecord("record-envelope")
                     + "` (or set " + options.settings().suggestions().configured(Setting.FORCE.is("true")) + ") and commit the envelope in the same "
                     + "commit as the patch that changed the cost");
         }
-        if (options.command() == null || options.command().isEmpty()) {
+        if (measured.command() == null || measured.command().isEmpty()) {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> "record-envelope needs " + shown.setting(Setting.COMMAND)
                     + ": the known-good binary and its arguments");
         }
-        if (options.timeoutSeconds() <= 0 || options.runs() < 1) {
+        if (options.run().timeoutSeconds() <= 0 || measured.runs() < 1) {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> shown.setting(Setting.TIMEOUT) + " must be positive and "
-                    + shown.setting(Setting.RUNS) + " at least 1 (found " + options.timeoutSeconds() + " and " + options.runs() + ")");
+                    + shown.setting(Setting.RUNS) + " at least 1 (found " + options.run().timeoutSeconds() + " and " + measured.runs() + ")");
         }
         log.info("record-envelope " + options.settings().executionId() + ": writing envelope " + file);
-        String toolchain = options.compiler() == null || options.compiler().isBlank() ? null : Toolchain.identify(options.compiler());
-        HostInfo host = HostInfo.detect(options.hostClass());
+        String toolchain = options.run().compiler() == null || options.run().compiler().isBlank() ? null : Toolchain.identify(options.run().compiler());
+        HostInfo host = HostInfo.detect(measured.hostClass());
         List<EnvelopeRun> runs = new ArrayList<>();
         GoalSettings settings = options.settings();
-        LaunchRequest request = EnvelopeGoal.request(settings, options.command(), options.timeoutSeconds());
-        InstructionCounters.Choice counter = InstructionCounters.require(options.instructionCounter(),
-                InstructionCounters.choose(options.instructionCounter(), null, request.environment().get("PATH")));
+        LaunchRequest request = EnvelopeGoal.request(settings, measured.command(), options.run().timeoutSeconds());
+        InstructionCounters.Choice counter = InstructionCounters.require(measured.instructionCounter(),
+                InstructionCounters.choose(measured.instructionCounter(), null, request.environment().get("PATH")));
         InstructionCount count = null;
         try (BuildLock lock = BuildLock.take(settings.outputDirectory());
-                Launcher launcher = settings.openLauncher(log, List.of(file), settings.executablesOf(options.command()))) {
-            for (int i = 0; i < options.runs(); i++) {
-                runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", options.command())));
+                Launcher launcher = settings.openLauncher(log, List.of(file), settings.executablesOf(measured.command()))) {
+            for (int i = 0; i < measured.runs(); i++) {
+                runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", measured.command())));
             }
             if (counter.available() && runs.stream().allMatch(EnvelopeRun::clean)) {
                 count = EnvelopeGoal.countInstructions(launcher, counter, request, options.settings());
                 if (!count.measured()) {
-                    throw new PatchgradeException(ErrorName.BASELINE_FAILED, "the instructions of the known-good command " + String.join(" ", options.command())
+                    throw new PatchgradeException(ErrorName.BASELINE_FAILED, "the instructions of the known-good command " + String.join(" ", measured.command())
                             + " could not be counted with " + count.method() + ": " + count.problem() + ". Fix the command, or set "
                             + "instructionCounter=none to record no max_instructions");
                 }
             }
         }
         long slowest = runs.stream().mapToLong(EnvelopeRun::wallMillis).max().orElse(0);
-        long timeout = EnvelopeGoal.recordedTimeout(options.timeoutSeconds(), slowest);
-        EnvelopeRecording recording = EnvelopeRecording.of(EnvelopeGoal.portable(options.command(), options.settings().projectDirectory()),
+        long timeout = EnvelopeGoal.recordedTimeout(options.run().timeoutSeconds(), slowest);
+        EnvelopeRecording recording = EnvelopeRecording.of(EnvelopeGoal.portable(measured.command(), options.settings().projectDirectory()),
                 timeout, runs, options.slack(), host, toolchain);
         if (count != null) {
             recording = recording.withInstructions(count, options.instructionSlackPercent());
-        } else if (options.instructionCounter() != CounterMode.NONE) {
+        } else if (measured.instructionCounter() != CounterMode.NONE) {
             log.warn("no max_instructions recorded in " + file + ": " + counter.unavailable() + ". CPU time moves with the machine's load; "
                     + "instructions do not, so install valgrind (or allow perf_event_open) and re-record to grade them");
         }
@@ -94,11 +95,11 @@ final class EnvelopeRecorder {
             table.row("instructions", EnvelopeReport.amount(count.value(), Ceiling.INSTRUCTIONS) + " (" + count.method() + ")",
                     EnvelopeReport.amount(recording.ceilings().get(Ceiling.INSTRUCTIONS), Ceiling.INSTRUCTIONS), "+" + options.instructionSlackPercent() + "%");
         }
-        log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", options.command()) + " on " + host.className() + ":");
+        log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", measured.command()) + " on " + host.className() + ":");
         table.lines().forEach(log::info);
         log.info(String.format(Locale.ROOT, "timeout_s = %d s: the larger of %s (%d s) and 10x the slowest run (%.3f s), rounded up"
                 + " to whole seconds, so that a loaded machine does not turn a good run into a timeout", timeout,
-                options.settings().suggestions().setting(Setting.TIMEOUT), options.timeoutSeconds(), slowest / 1000.0));
+                options.settings().suggestions().setting(Setting.TIMEOUT), options.run().timeoutSeconds(), slowest / 1000.0));
         return recording;
     }
 

@@ -9,7 +9,7 @@ import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.ExecutionReport;
 import dev.patchgrade.core.report.CaseOutcome;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -50,84 +50,47 @@ final class EnvelopeReport {
                 ? CaseOutcome.passed(caseName, seconds, first.stdoutExcerpt(), first.stderrExcerpt())
                 : CaseOutcome.failed(caseName, seconds, verdict.reasons().get(0), failureMessage(verdict, envelope), details,
                         first.stdoutExcerpt(), first.stderrExcerpt());
-        Map<String, Object> json = new LinkedHashMap<>();
-        json.put("mode", "grade");
-        json.put("goal", "envelope");
-        json.put("execution", settings.executionId());
-        json.put("verdict", verdict.verdict());
-        json.put("reasons", verdict.reasons());
-        json.put("command", command);
-        Map<String, Object> measuredJson = measured(verdict, settings.facts().method());
-        if (count != null) {
-            measuredJson.put("instruction_counter", count.method());
-            if (!count.measured()) {
-                measuredJson.put("instructions_problem", count.problem());
-            }
-        }
-        if (settings.facts().cpuLimitation() != null) {
-            measuredJson.put("cpu_limitation", settings.facts().cpuLimitation());
-        }
-        json.put("measured", measuredJson);
-        Map<String, Long> ceilings = new LinkedHashMap<>();
-        envelope.ceilings().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .forEach(e -> ceilings.put(e.getKey().key(), e.getValue()));
-        json.put("ceilings", ceilings);
-        // Each graded figure beside its ceiling, so readers (the HTML summary) need not know the key pairs.
-        List<Map<String, Object>> figures = new ArrayList<>();
-        verdict.graded().forEach((ceiling, measured) -> {
-            Map<String, Object> figure = new LinkedHashMap<>();
-            figure.put("ceiling_key", ceiling.key());
-            figure.put("unit", ceiling.unit());
-            figure.put("measured", measured);
-            figure.put("ceiling", envelope.ceilings().get(ceiling));
-            figures.add(figure);
-        });
-        json.put("figures", figures);
-        json.put("timeout_s", envelope.timeoutSeconds());
-        json.put("runs", verdict.runs().stream().map(EnvelopeReport::runJson).toList());
-        if (!verdict.hostDifferences().isEmpty()) {
-            json.put("host_differences", verdict.hostDifferences());
-        }
-        json.put("envelope", envelope.file().toString());
-        json.put("sandbox", GoalRun.sandboxJson(settings));
+        Map<Ceiling, Long> ceilings = new EnumMap<>(Ceiling.class);
+        ceilings.putAll(envelope.ceilings());
+        List<EnvelopeJson.Figure> figures = new ArrayList<>();
+        verdict.graded().forEach((ceiling, measured) -> figures.add(new EnvelopeJson.Figure(ceiling.key(), ceiling.unit(), measured,
+                envelope.ceilings().get(ceiling))));
+        EnvelopeJson.Head json = new EnvelopeJson.Head("grade", "envelope", settings.executionId(), verdict.verdict(), verdict.reasons(), command,
+                measured(verdict, settings, count), new EnvelopeJson.PerCeiling(ceilings, Ceiling::key), figures, envelope.timeoutSeconds(),
+                verdict.runs().stream().map(EnvelopeReport::runJson).toList(), verdict.hostDifferences(), envelope.file().toString(),
+                GoalRun.sandboxJson(settings));
         try (ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), null)) {
             report.add(test, null);
             GoalRun.finish(settings, report, seconds, json);
         }
     }
 
-    private static Map<String, Object> measured(EnvelopeVerdict verdict, String method) {
+    private static EnvelopeJson.Measured measured(EnvelopeVerdict verdict, GoalSettings settings, InstructionCount count) {
         EnvelopeRun first = verdict.runs().get(0);
-        Map<String, Object> measured = new LinkedHashMap<>();
-        measured.put("returncode", first.timedOut() ? null : first.exitCode());
-        measured.put("signal", first.signal());
-        measured.put("timed_out", verdict.runs().stream().anyMatch(EnvelopeRun::timedOut));
-        measured.put("leftovers", verdict.runs().stream().mapToInt(EnvelopeRun::leftovers).max().orElse(0));
-        measured.put("method", method);
+        Map<Ceiling, Long> figures = new EnumMap<>(Ceiling.class);
         for (Ceiling ceiling : Ceiling.values()) {
             Long value = verdict.graded().get(ceiling);
             if (value == null) {
                 value = verdict.runs().stream().map(ceiling::figure).filter(java.util.Objects::nonNull).min(Long::compare).orElse(null);
             }
-            measured.put(ceiling.measuredKey(), value);
+            figures.put(ceiling, value);
         }
-        return measured;
+        return new EnvelopeJson.Measured(first.timedOut() ? null : first.exitCode(), first.signal(),
+                verdict.runs().stream().anyMatch(EnvelopeRun::timedOut), verdict.runs().stream().mapToInt(EnvelopeRun::leftovers).max().orElse(0),
+                settings.facts().method(), new EnvelopeJson.PerCeiling(figures, Ceiling::measuredKey), count == null ? null : count.method(),
+                count == null || count.measured() ? null : count.problem(), settings.facts().cpuLimitation());
     }
 
-    private static Map<String, Object> runJson(EnvelopeRun run) {
-        Map<String, Object> one = new LinkedHashMap<>();
-        one.put("returncode", run.timedOut() ? null : run.exitCode());
-        one.put("signal", run.signal());
-        one.put("timed_out", run.timedOut());
-        one.put("output_limit", run.outputLimited());
-        one.put("leftovers", run.leftovers());
+    private static EnvelopeJson.Run runJson(EnvelopeRun run) {
+        Map<Ceiling, Long> figures = new EnumMap<>(Ceiling.class);
         for (Ceiling ceiling : Ceiling.values()) {
+            // Counted in a run of its own: no graded run has the figure, so the runs leave the key out.
             if (ceiling != Ceiling.INSTRUCTIONS) {
-                one.put(ceiling.measuredKey(), ceiling.figure(run));
+                figures.put(ceiling, ceiling.figure(run));
             }
         }
-        one.put("stdout_sha256", run.stdoutSha256());
-        return one;
+        return new EnvelopeJson.Run(run.timedOut() ? null : run.exitCode(), run.signal(), run.timedOut(), run.outputLimited(), run.leftovers(),
+                new EnvelopeJson.PerCeiling(figures, Ceiling::measuredKey), run.stdoutSha256());
     }
 
     private static String detailText(EnvelopeVerdict verdict, Envelope envelope, GoalSettings settings) {

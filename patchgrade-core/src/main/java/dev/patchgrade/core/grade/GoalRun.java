@@ -77,6 +77,12 @@ public final class GoalRun {
         }
     }
 
+    /** A bug of ours, with how to get the stack trace that a report of it needs. */
+    static PatchgradeException defect(Exception e) {
+        return new PatchgradeException(ErrorName.UNEXPECTED_ERROR, shown -> e + " (a defect in patchgrade: run " + shown.withStackTraces()
+                + " for the stack trace and report it)", e);
+    }
+
     /** The grading itself: may stop with a setup error, which {@link #grade} turns into error reports. */
     public interface Grading {
         GoalResult run() throws Exception;
@@ -99,13 +105,9 @@ public final class GoalRun {
             result = failed(settings, errorCaseName, errorJson, e);
         } catch (IOException | UncheckedIOException e) {
             result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.WRITE_FAILED, ioMessage(e), e));
-        } catch (RuntimeException e) {
-            // A bug of ours must not leave the last build's green report in place: say what happened.
-            result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.UNEXPECTED_ERROR, e
-                    + " (a defect in patchgrade: run with -X for the stack trace and report it)", e));
         } catch (Exception e) {
-            result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.UNEXPECTED_ERROR, e
-                    + " (a defect in patchgrade: run with -X for the stack trace and report it)", e));
+            // A bug of ours must not leave the last build's green report in place: say what happened.
+            result = failed(settings, errorCaseName, errorJson, defect(e));
         }
         summarize(settings, log);
         SuiteTally tally = WRITTEN.remove(settings.xmlReport());

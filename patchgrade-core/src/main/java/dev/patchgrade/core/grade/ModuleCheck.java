@@ -90,8 +90,9 @@ public final class ModuleCheck {
                 }
                 executions.add(readOne(file, name.substring("patchgrade.".length(), name.length() - ".json".length())));
             } catch (IOException e) {
-                throw new PatchgradeException(ErrorName.UNREADABLE_REPORT, file + " cannot be read as a patchgrade JSON report (" + e.getMessage()
-                        + "); delete it, or run `mvn clean verify`", e);
+                String problem = e.getMessage();
+                throw new PatchgradeException(ErrorName.UNREADABLE_REPORT, shown -> file + " cannot be read as a patchgrade JSON report ("
+                        + problem + "); delete it, or run " + shown.cleanBuild(), e);
             }
         }
         return new Result(executions, stale);

@@ -44,6 +44,8 @@ public record Setting(String parameter, String property) {
     public static final Setting WRITABLE_PATHS = parameter("writablePaths");
     /** Read by the launcher from the JVM, not by a goal: every goal of the build shares the one cache. */
     public static final Setting CACHE_DIR = systemProperty("patchgrade.cacheDir");
+    /** Read by the launcher from the JVM too: where its scratch directories for child output are made. */
+    public static final Setting SCRATCH = systemProperty("patchgrade.scratch");
 
     /** A parameter given only in the build file ({@code command}, {@code reference}, ...). */
     public static Setting parameter(String name) {

@@ -35,6 +35,15 @@ public interface Suggestions {
     /** The setting with a value, as written in the build file. */
     String configured(Setting.Value value);
 
+    /** A system property given to the JVM that runs the goals, where the build tool takes JVM options. */
+    String forTheJvm(Setting.Value value);
+
+    /** What to run so that a build starts again from nothing: its leftovers from earlier builds may be stale. */
+    String cleanBuild();
+
+    /** How to run again so that the log holds the stack trace of an unexpected error. */
+    String withStackTraces();
+
     /** Names only: for callers that are no build tool (tests, other hosts). */
     Suggestions PLAIN = new Suggestions() {
         @Override
@@ -65,6 +74,21 @@ public interface Suggestions {
         @Override
         public String configured(Setting.Value value) {
             return once(value);
+        }
+
+        @Override
+        public String forTheJvm(Setting.Value value) {
+            return "the system property " + once(value);
+        }
+
+        @Override
+        public String cleanBuild() {
+            return "a clean build";
+        }
+
+        @Override
+        public String withStackTraces() {
+            return "with debug logging";
         }
     };
 }

@@ -1,7 +1,9 @@
 package dev.patchgrade.core.launch;
 
+import dev.patchgrade.core.ErrorName;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.Setting;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -27,7 +29,7 @@ import java.util.stream.Stream;
 final class Scratch {
     static final String PREFIX = "patchgrade-launch-";
     /** The directory scratch directories are made in, instead of choosing one. */
-    public static final String BASE_PROPERTY = "patchgrade.scratch";
+    public static final String BASE_PROPERTY = Setting.SCRATCH.property();
     private static final Path MEMORY = Path.of("/dev/shm");
     /** Below this much free memory file system, a candidate's output could fill it and fail where a disk would not. */
     private static final long MEMORY_ROOM = 2L << 30;
@@ -70,8 +72,11 @@ final class Scratch {
             FileChannel channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             return new Scratch(directory, channel, channel.lock());
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot create a scratch directory for child output in " + base
-                    + " (point -D" + BASE_PROPERTY + " at a writable directory, e.g. MAVEN_OPTS=-D" + BASE_PROPERTY + "=...)", e);
+            String problem = e.getMessage();
+            // The property is the JVM's, read by every launcher: the build tool says how its JVM is given one.
+            throw new PatchgradeException(ErrorName.WRITE_FAILED, shown -> "cannot create a scratch directory for child output in " + base
+                    + " (point " + shown.setting(Setting.SCRATCH) + " at a writable directory, e.g. " + shown.forTheJvm(Setting.SCRATCH.is("..."))
+                    + "): " + problem, e);
         }
     }
 

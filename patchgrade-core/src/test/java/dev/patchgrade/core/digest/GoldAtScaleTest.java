@@ -30,16 +30,7 @@ class GoldAtScaleTest {
 
     private DigestGoal.Options options(String execution, List<String> command, Path cases) {
         GoalSettings settings = new GoalSettings("digest", execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        return DigestGoal.Options.builder(settings)
-                .cases(cases)
-                .gold(dir.resolve("gold"))
-                .command(command)
-                .timeoutSeconds(5)
-                .buckets(TimeBuckets.parse("off"))
-                .timeBucketReruns(0)
-                .parallel(2)
-                .force(true)
-                .build();
+        return DigestOptions.of(settings, cases, dir.resolve("gold"), command).parallel(2).force(true).build();
     }
 
     private Path plainCases() throws Exception {
@@ -96,10 +87,10 @@ class GoldAtScaleTest {
     @Test
     void goldFilesAreByteIdenticalAfterReadAndRewrite() throws Exception {
         TimeBuckets buckets = TimeBuckets.parse("50,500,5000");
-        List<DigestTuple> tuples = List.of(new DigestTuple("fast", 0, F, E, SanitizerClass.CLEAN, "lt_50ms", 7L),
-                new DigestTuple("../odd id", -11, E, F, SanitizerClass.ASAN, "lt_5s", 0L),
-                new DigestTuple("slow", Integer.MIN_VALUE, F, F, SanitizerClass.UBSAN, "gt_5s", Long.MAX_VALUE),
-                new DigestTuple("hung", null, null, null, SanitizerClass.TIMEOUT, "gt_5s", null));
+        List<DigestTuple> tuples = List.of(new DigestTuple("fast", 0, F, E, SanitizerClass.CLEAN, Buckets.label("lt_50ms"), 7L),
+                new DigestTuple("../odd id", -11, E, F, SanitizerClass.ASAN, Buckets.label("lt_5s"), 0L),
+                new DigestTuple("slow", Integer.MIN_VALUE, F, F, SanitizerClass.UBSAN, Buckets.label("gt_5s"), Long.MAX_VALUE),
+                new DigestTuple("hung", null, null, null, SanitizerClass.TIMEOUT, Buckets.label("gt_5s"), null));
         Map<String, StreamExcerpts> excerpts = Map.of("fast", new StreamExcerpts("1\n2\n", ""), "slow", new StreamExcerpts(null, "oops\n"));
         List<NormalizeRule> rules = List.of(new NormalizeRule("0x[0-9a-f]+", "0xADDR"));
         GoldWriter.replace(dir.resolve("gold"), tuples, "g++ 12", rules, excerpts);

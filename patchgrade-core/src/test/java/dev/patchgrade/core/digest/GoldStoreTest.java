@@ -75,8 +75,8 @@ class GoldStoreTest {
     @Test
     void replaceWritesExactlyTheNewDigestsAndKeepsToolchainAndRules() throws Exception {
         write("stale.json", tuple("gone", "clean", "lt_50ms"));
-        List<DigestTuple> tuples = List.of(new DigestTuple("../x", 0, E, E, dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_50ms"),
-                new DigestTuple("timed-out", null, null, null, dev.patchgrade.core.digest.SanitizerClass.TIMEOUT, "gt_5s"));
+        List<DigestTuple> tuples = List.of(new DigestTuple("../x", 0, E, E, dev.patchgrade.core.digest.SanitizerClass.CLEAN, Buckets.label("lt_50ms")),
+                new DigestTuple("timed-out", null, null, null, dev.patchgrade.core.digest.SanitizerClass.TIMEOUT, Buckets.label("gt_5s")));
         List<NormalizeRule> rules = List.of(new NormalizeRule("0x[0-9a-f]+", "0xADDR"));
         GoldWriter.replace(dir.resolve("gold"), tuples, "g++ 12", rules);
         assertThat(dir.resolve("gold").toFile().list()).hasSize(2).doesNotContain("stale.json");

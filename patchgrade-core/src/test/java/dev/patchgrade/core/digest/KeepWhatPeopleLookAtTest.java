@@ -27,15 +27,7 @@ class KeepWhatPeopleLookAtTest {
     private DigestGoal.Options options(String execution, List<String> command) throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "a\nb\nc\n");
         GoalSettings settings = new GoalSettings("digest", execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        return DigestGoal.Options.builder(settings)
-                .cases(cases)
-                .gold(dir.resolve("gold"))
-                .command(command)
-                .timeoutSeconds(5)
-                .buckets(TimeBuckets.parse("off"))
-                .timeBucketReruns(0)
-                .parallel(2)
-                .build();
+        return DigestOptions.of(settings, cases, dir.resolve("gold"), command).parallel(2).build();
     }
 
     private static List<String> names(Path directory) throws Exception {
@@ -103,15 +95,14 @@ class KeepWhatPeopleLookAtTest {
     private DigestGoal.Options timed(String execution, List<String> command, int reruns) throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "a\nb\nc\n");
         GoalSettings settings = new GoalSettings("digest", execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        return DigestGoal.Options.builder(settings).cases(cases).gold(dir.resolve("gold")).command(command).timeoutSeconds(5)
-                .buckets(TimeBuckets.parse("200")).timeBucketSlack(1.0).timeSamples(1).timeBucketReruns(reruns).parallel(1).force(true)
+        return DigestOptions.of(settings, cases, dir.resolve("gold"), command).buckets(TimeBuckets.parse("200")).timeBucketSlack(1.0).timeSamples(1).timeBucketReruns(reruns).parallel(1).force(true)
                 .build();
     }
 
     @Test
     void theWorstIsTheMostSevereDriftWhateverOrderTheDriftsWereFoundIn() {
-        DigestTuple gold = new DigestTuple("x", 0, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_50ms");
-        DigestTuple cand = new DigestTuple("x", 1, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_5s");
+        DigestTuple gold = new DigestTuple("x", 0, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, Buckets.label("lt_50ms"));
+        DigestTuple cand = new DigestTuple("x", 1, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, Buckets.label("lt_5s"));
         DigestGrading.Row row = new DigestGrading.Row(new Case("x", List.of("x"), null, null, 1), gold, cand, List.of(
                 new DigestTuple.Drift(DriftField.TIME_BUCKET, "lt_50ms", "lt_5s"), new DigestTuple.Drift(DriftField.EXIT, 0, 1)), 0, null, List.of());
         assertThat(row.worst()).isEqualTo(DriftField.EXIT);

@@ -16,12 +16,12 @@ class TimeBucketsTest {
     @Test
     void assignsEachWallTimeToTheFirstCutoffAboveIt() {
         TimeBuckets buckets = TimeBuckets.parse("50,500,5000");
-        assertThat(buckets.bucket(0)).isEqualTo("lt_50ms");
-        assertThat(buckets.bucket(49)).isEqualTo("lt_50ms");
-        assertThat(buckets.bucket(50)).isEqualTo("lt_500ms");
-        assertThat(buckets.bucket(4999)).isEqualTo("lt_5s");
-        assertThat(buckets.bucket(5000)).isEqualTo("gt_5s");
-        assertThat(buckets.last()).isEqualTo("gt_5s");
+        assertThat(buckets.bucket(0).label()).isEqualTo("lt_50ms");
+        assertThat(buckets.bucket(49).label()).isEqualTo("lt_50ms");
+        assertThat(buckets.bucket(50).label()).isEqualTo("lt_500ms");
+        assertThat(buckets.bucket(4999).label()).isEqualTo("lt_5s");
+        assertThat(buckets.bucket(5000).label()).isEqualTo("gt_5s");
+        assertThat(buckets.last().label()).isEqualTo("gt_5s");
     }
 
     @Test
@@ -43,13 +43,37 @@ class TimeBucketsTest {
     @Test
     void theWidenedBucketIsTheContractsExample() {
         TimeBuckets buckets = TimeBuckets.parse(null);
-        assertThat(buckets.widened("lt_500ms", 2)).containsExactly(25, 1000);
-        assertThat(buckets.outside("lt_500ms", 24, 2)).isTrue();
-        assertThat(buckets.outside("lt_500ms", 25, 2)).isFalse();
-        assertThat(buckets.outside("lt_500ms", 999, 2)).isFalse();
-        assertThat(buckets.outside("lt_500ms", 1000, 2)).isTrue();
-        assertThat(buckets.widened("lt_50ms", 2)).containsExactly(0, 100);
-        assertThat(buckets.widened("gt_5s", 2)).containsExactly(2500, Long.MAX_VALUE);
+        TimeBucket lt500 = buckets.named("lt_500ms").orElseThrow();
+        assertThat(lt500.widened(2)).isEqualTo(new TimeBucket.Range(25, 1000));
+        assertThat(lt500.widened(2).describe()).isEqualTo("25-1,000 ms");
+        assertThat(lt500.outside(24, 2)).isTrue();
+        assertThat(lt500.outside(25, 2)).isFalse();
+        assertThat(lt500.outside(999, 2)).isFalse();
+        assertThat(lt500.outside(1000, 2)).isTrue();
+        assertThat(buckets.named("lt_50ms").orElseThrow().widened(2)).isEqualTo(new TimeBucket.Range(0, 100));
+        assertThat(buckets.named("gt_5s").orElseThrow().widened(2)).isEqualTo(new TimeBucket.Range(2500, Long.MAX_VALUE));
+        assertThat(buckets.named("gt_5s").orElseThrow().widened(2).describe()).isEqualTo("2,500 ms and more");
+    }
+
+    @Test
+    void eachBucketCarriesItsLabelAndRange() {
+        TimeBuckets buckets = TimeBuckets.parse("10, 1500, 2000");
+        assertThat(buckets.bucket(1499)).isEqualTo(new TimeBucket("lt_1500ms", 10, 1500));
+        assertThat(buckets.named("lt_1500ms")).contains(buckets.bucket(10));
+        assertThat(buckets.last()).isEqualTo(new TimeBucket("gt_2s", 2000, Long.MAX_VALUE));
+        assertThat(buckets.named("lt_1s")).as("a label of other cutoffs").isEmpty();
+        assertThat(buckets.bucket(0)).hasToString("lt_10ms");
+    }
+
+    /** Gold files hold the label, written and read back as before the bucket had a type. */
+    @Test
+    void aGoldFileHoldsTheLabelAndReadsBackToTheSameBucket() throws Exception {
+        TimeBuckets buckets = TimeBuckets.parse(null);
+        DigestTuple tuple = new DigestTuple("a", 0, DigestTuple.EMPTY_SHA256, DigestTuple.EMPTY_SHA256, SanitizerClass.CLEAN, buckets.bucket(60), 60L);
+        String json = dev.patchgrade.core.report.JsonReports.MAPPER.writeValueAsString(GoldFile.json(tuple, null, java.util.List.of()));
+        assertThat(json).endsWith("\"sanitizer\" : \"clean\",\n  \"time_bucket\" : \"lt_500ms\",\n  \"time_ms\" : 60\n}");
+        assertThat(GoldFile.tuple(java.nio.file.Path.of("a.json"), dev.patchgrade.core.report.JsonReports.MAPPER.readTree(json), buckets)).isEqualTo(tuple);
+        assertThat(dev.patchgrade.core.report.JsonReports.MAPPER.writeValueAsString(buckets.bucket(60))).isEqualTo("\"lt_500ms\"");
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.patchgrade.core.classify.Comparison;
 import dev.patchgrade.core.classify.ThreeColumnGoal;
 import dev.patchgrade.core.digest.DigestGoal;
 import dev.patchgrade.core.digest.Sanitizer;
+import dev.patchgrade.core.digest.DigestOptions;
 import dev.patchgrade.core.digest.TimeBuckets;
 import dev.patchgrade.core.envelope.EnvelopeGoal;
 import dev.patchgrade.core.envelope.HostCheck;
@@ -93,15 +94,8 @@ class CheatingCandidatesTest {
         if (!Files.exists(cases)) {
             Files.writeString(cases, "hello\n");
         }
-        return DigestGoal.Options.builder(settings)
-                .cases(cases)
-                .gold(dir.resolve("gold"))
-                .command(command)
-                .timeoutSeconds(5)
-                .buckets(TimeBuckets.parse("60000"))
-                .timeBucketReruns(0)
-                .parallel(1)
-                .build();
+        // One bucket for any time: the cheats are about output, and a time drift would only blur it.
+        return DigestOptions.of(settings, cases, dir.resolve("gold"), command).buckets(TimeBuckets.parse("60000")).parallel(1).build();
     }
 
     @Test

@@ -64,7 +64,7 @@ class GoalErrorsTest {
     @Test
     void aMissingBinaryIsCouldNotStartNamingTheCommand() throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
-        GoldWriter.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_60s")), null, List.of());
+        GoldWriter.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, dev.patchgrade.core.digest.SanitizerClass.CLEAN, dev.patchgrade.core.digest.Buckets.label("lt_60s"))), null, List.of());
         GoalResult result = DigestGoal.grade(digest(cases, dir.resolve("gold"), List.of(dir.resolve("bin/missing").toString()), null),
                 GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("could_not_start");
@@ -75,7 +75,7 @@ class GoalErrorsTest {
     @Test
     void aDifferentCompilerIsToolchainDriftBeforeAnyCaseRuns() throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
-        GoldWriter.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_60s")), "g++ (Imaginary) 1.0", List.of());
+        GoldWriter.replace(dir.resolve("gold"), List.of(new DigestTuple("1", 0, null, null, dev.patchgrade.core.digest.SanitizerClass.CLEAN, dev.patchgrade.core.digest.Buckets.label("lt_60s"))), "g++ (Imaginary) 1.0", List.of());
         GoalResult result = DigestGoal.grade(digest(cases, dir.resolve("gold"), List.of(Fixtures.command("crash"), "exit:0"), "g++"),
                 GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("toolchain_drift");

@@ -59,7 +59,7 @@ class HostileCandidatesTest {
         List<DigestTuple> gold = new java.util.ArrayList<>();
         for (String id : ids) {
             cases.append(id).append('\n');
-            gold.add(new DigestTuple(id, 0, EMPTY, EMPTY, dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_60s"));
+            gold.add(new DigestTuple(id, 0, EMPTY, EMPTY, dev.patchgrade.core.digest.SanitizerClass.CLEAN, dev.patchgrade.core.digest.Buckets.label("lt_60s")));
         }
         Path casesFile = Files.writeString(dir.resolve(execution + ".txt"), cases);
         GoldWriter.replace(dir.resolve(execution + "-gold"), gold, null, List.of());
@@ -76,18 +76,13 @@ class HostileCandidatesTest {
 
     private static DigestGoal.Options withSettings(DigestGoal.Options o, GoalSettings settings) {
         return DigestGoal.Options.builder(settings)
-                .cases(o.cases())
+                .run(o.run())
                 .gold(o.gold())
                 .command(o.command())
                 .sanitizer(o.sanitizer())
-                .timeoutSeconds(o.timeoutSeconds())
                 .buckets(o.buckets())
                 .timeBucketReruns(o.timeBucketReruns())
-                .compiler(o.compiler())
                 .normalize(o.normalize())
-                .parallel(o.parallel())
-                .shard(o.shard())
-                .force(o.force())
                 .build();
     }
 

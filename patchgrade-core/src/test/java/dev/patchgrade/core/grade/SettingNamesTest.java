@@ -8,6 +8,11 @@ import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.digest.GoldStore;
 import dev.patchgrade.core.digest.NormalizeRule;
 import dev.patchgrade.core.digest.TimeBuckets;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.launch.SandboxSpec;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,7 +32,7 @@ class SettingNamesTest {
     }
 
     @Test
-    void everyFormerlyMavenMessageIsNeutralWithTheCoreSuggestions() {
+    void everyFormerlyMavenMessageIsNeutralWithTheCoreSuggestions() throws IOException {
         List<String> messages = List.of(
                 catchThrowableOfType(PatchgradeException.class, () -> Shard.parse("3/2")).getMessage(),
                 catchThrowableOfType(PatchgradeException.class, () -> NormalizeRule.named("home")).getMessage(),
@@ -36,14 +41,40 @@ class SettingNamesTest {
                 catchThrowableOfType(PatchgradeException.class, () -> GoalSettings.command("reference", java.util.Arrays.asList("x", ""))).getMessage(),
                 catchThrowableOfType(PatchgradeException.class, () -> new GoalSettings("digest", "e", dir, dir, dir,
                         java.util.Collections.singletonMap("LUA_PATH", null))).getMessage(),
-                SandboxHints.forStderr("/home/ci/a.so: No such file or directory", List.of(Path.of("/home/ci")), Suggestions.PLAIN).get(0));
-        assertThat(messages).allSatisfy(message -> assertThat(message).doesNotContainPattern("<[a-zA-Z]+/?>").doesNotContain("-Dpatchgrade", "mvn "));
+                SandboxHints.forStderr("/home/ci/a.so: No such file or directory", List.of(Path.of("/home/ci")), Suggestions.PLAIN).get(0),
+                unreadableReport().getMessage(),
+                GoalRun.defect(new IllegalStateException("boom")).getMessage(),
+                unwritableScratch().getMessage());
+        // Any flag, not only ours: -X and MAVEN_OPTS are Maven's words as much as -Dpatchgrade.
+        assertThat(messages).allSatisfy(message -> assertThat(message).doesNotContainPattern("<[a-zA-Z]+/?>")
+                .doesNotContainPattern("(^|[ (=`])-[A-Za-z]").doesNotContain("mvn", "MAVEN_OPTS", "Maven"));
         assertThat(messages.get(1)).contains("rule name \"home\" in the normalize setting is unknown", "(normalize.rule=basedir)",
                 "give the normalize.pattern setting and the normalize.replacement setting");
         assertThat(messages.get(3)).contains("`run record-digest for execution ID` and commit it, or fix the path in the gold setting");
         assertThat(messages.get(4)).startsWith("the reference setting has an empty argument (argument 2 of 2)");
         assertThat(messages.get(5)).contains("give it one, as in environment.LUA_PATH=value");
         assertThat(messages.get(6)).endsWith("add it to the readOnlyPaths setting");
+        assertThat(messages.get(7)).endsWith("; delete it, or run a clean build");
+        assertThat(messages.get(8)).isEqualTo("java.lang.IllegalStateException: boom (a defect in patchgrade: run with debug logging for the stack trace "
+                + "and report it)");
+        assertThat(messages.get(9)).contains("(point the system property patchgrade.scratch at a writable directory, e.g. the system property "
+                + "patchgrade.scratch=...)");
+    }
+
+    private PatchgradeException unreadableReport() throws IOException {
+        Files.writeString(dir.resolve("patchgrade.digest.e.json"), "{ not json");
+        return catchThrowableOfType(PatchgradeException.class, () -> ModuleCheck.read(dir, null));
+    }
+
+    /** A scratch base that is a file: no directory can be made in it. */
+    private PatchgradeException unwritableScratch() throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "");
+        System.setProperty(Setting.SCRATCH.property(), file.toString());
+        try {
+            return catchThrowableOfType(PatchgradeException.class, () -> Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1, Suggestions.PLAIN));
+        } finally {
+            System.clearProperty(Setting.SCRATCH.property());
+        }
     }
 
     @Test

@@ -107,10 +107,10 @@ class NativeHelperTest {
     @Test
     void aMissingSidecarMeansRebuild() throws Exception {
         Path binary = openAndCheck();
-        Files.delete(binary.resolveSibling(NativeHelper.DIGEST_NAME));
+        Files.delete(binary.resolveSibling(HelperCache.DIGEST_NAME));
         debug.clear();
         openAndCheck();
-        assertThat(binary.resolveSibling(NativeHelper.DIGEST_NAME)).exists();
+        assertThat(binary.resolveSibling(HelperCache.DIGEST_NAME)).exists();
         assertThat(debug).anySatisfy(line -> assertThat(line).contains("no SHA-256 was recorded"));
     }
 
@@ -141,7 +141,7 @@ class NativeHelperTest {
         assertThat(debug.stream().filter(line -> line.startsWith("built the launch helper"))).hasSize(1);
         try (Stream<Path> left = Files.list(cache.resolve(debugBinary().getParent().getFileName()))) {
             assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(
-                    NativeHelper.BINARY_NAME, NativeHelper.DIGEST_NAME, NativeHelper.LOCK_NAME);
+                    HelperCache.BINARY_NAME, HelperCache.DIGEST_NAME, HelperCache.LOCK_NAME);
         }
     }
 
@@ -210,9 +210,9 @@ class NativeHelperTest {
     @Test
     void aCacheUnderAFileIsNotWritableAndSaysWhere() throws Exception {
         Path file = Files.writeString(dir.resolve("plain-file"), "x");
-        assertThat(NativeHelper.cacheProblem(file.resolve("cache"), Suggestions.PLAIN)).contains("is not writable")
+        assertThat(HelperCache.problem(file.resolve("cache"), Suggestions.PLAIN)).contains("is not writable")
                 .contains("set the system property patchgrade.cacheDir or PATCHGRADE_CACHE to a writable directory");
-        assertThat(NativeHelper.cacheProblem(cache, Suggestions.PLAIN)).isNull();
+        assertThat(HelperCache.problem(cache, Suggestions.PLAIN)).isNull();
     }
 
     /** Opens a launcher the way every goal does and checks it runs a real program through the helper. */
@@ -229,7 +229,7 @@ class NativeHelperTest {
         try (Stream<Path> dirs = Files.list(cache)) {
             List<Path> helpers = dirs.filter(p -> p.getFileName().toString().startsWith("helper-")).toList();
             assertThat(helpers).hasSize(1);
-            return helpers.get(0).resolve(NativeHelper.BINARY_NAME);
+            return helpers.get(0).resolve(HelperCache.BINARY_NAME);
         }
     }
 

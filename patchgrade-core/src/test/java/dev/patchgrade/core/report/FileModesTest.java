@@ -51,7 +51,7 @@ class FileModesTest {
         HtmlSummary.refresh(reports, "m");
         AtomicFiles.write(dir.resolve("envelope.json"), "{}".getBytes());
         Path gold = dir.resolve("gold");
-        GoldWriter.replace(gold, List.of(new DigestTuple("a", 0, "x", "y", dev.patchgrade.core.digest.SanitizerClass.CLEAN, "lt_50ms")), null, List.of());
+        GoldWriter.replace(gold, List.of(new DigestTuple("a", 0, "x", "y", dev.patchgrade.core.digest.SanitizerClass.CLEAN, dev.patchgrade.core.digest.Buckets.label("lt_50ms"))), null, List.of());
 
         assertThat(Integer.toOctalString(mode(reports))).isEqualTo(Integer.toOctalString(folder));
         assertThat(Integer.toOctalString(mode(gold))).as("the gold folder").isEqualTo(Integer.toOctalString(folder));

@@ -1,0 +1,134 @@
+package dev.patchgrade.core.launch;
+
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.host.BoundedCommand;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Compiles the launch helper with the system C compiler into its {@link HelperCache} directory. Each
+ * attempt compiles to its own temporary folder and moves the result into place, so no two threads or
+ * processes ever write or run one another's files; the caller holds the locks.
+ */
+final class HelperBuild {
+    private static final SecureRandom RANDOM = new SecureRandom();
+    /** Each compiler's target, asked once per JVM: every launcher a build opens would otherwise start the compiler again. */
+    private static final Map<String, String> MACHINES = new ConcurrentHashMap<>();
+
+    private HelperBuild() {}
+
+    /** {@code $CC}, else the first of cc, gcc and clang on the PATH, or {@code null} when there is none. */
+    static String findCompiler() {
+        List<String> names = new ArrayList<>();
+        String cc = System.getenv("CC");
+        if (cc != null && !cc.isBlank()) {
+            names.add(cc.strip());
+        }
+        names.addAll(List.of("cc", "gcc", "clang"));
+        for (String name : names) {
+            ExecutableCheck.Resolution found = ExecutableCheck.resolve(name, null, Map.of("PATH", pathVariable()));
+            if (found.ok()) {
+                return found.path().toString();
+            }
+        }
+        return null;
+    }
+
+    private static String pathVariable() {
+        String path = System.getenv("PATH");
+        return path == null ? "/usr/local/bin:/usr/bin:/bin" : path;
+    }
+
+    /** The compiler's target ({@code x86_64-linux-gnu}), which the helper's cache directory is keyed on. */
+    static String machine(String compiler, Duration timeout) throws IOException {
+        String machine = MACHINES.get(compiler);
+        if (machine == null) {
+            machine = BoundedCommand.output(List.of(compiler, "-dumpmachine"), null, timeout).strip();
+            MACHINES.put(compiler, machine);
+        }
+        return machine;
+    }
+
+    /** Under the locks: another thread or process may have built it meanwhile. */
+    static NativeHelper.Located buildIfUnfit(GradeLog log, String compiler, byte[] source, Path directory, Path binary, Duration timeout)
+            throws IOException {
+        String unfit = HelperCache.unfit(directory, binary);
+        if (unfit == null) {
+            return new NativeHelper.Located(binary, null);
+        }
+        if (!unfit.equals(HelperCache.NOT_BUILT)) {
+            log.debug("not using the launch helper " + binary + ": " + unfit + "; rebuilding it");
+        }
+        HelperCache.takeBack(directory);
+        // Each attempt in its own folder, the source under its real name (it is recorded in the binary), so
+        // no two threads or processes ever write or run one another's files.
+        Path work = directory.resolve(".build-" + ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(randomBytes()));
+        Path sourceFile = work.resolve(NativeHelper.SOURCE_RESOURCE);
+        Path building = work.resolve(HelperCache.BINARY_NAME);
+        Path digestFile = work.resolve(HelperCache.DIGEST_NAME);
+        try {
+            Files.createDirectory(work);
+            Files.write(sourceFile, source);
+            compile(log, compiler, sourceFile, building, directory, timeout);
+            Files.setPosixFilePermissions(building, HelperCache.RWX_R_X);
+            Files.write(digestFile, (HelperCache.sha256(building) + "\n").getBytes(StandardCharsets.US_ASCII));
+            Files.setPosixFilePermissions(digestFile, HelperCache.RW_R);
+            // A link or anything else in the way goes first: a rename over a link replaces the link, never its target.
+            Files.deleteIfExists(binary);
+            move(digestFile, directory.resolve(HelperCache.DIGEST_NAME));
+            move(building, binary);
+        } finally {
+            Files.deleteIfExists(sourceFile);
+            Files.deleteIfExists(building);
+            Files.deleteIfExists(digestFile);
+            Files.deleteIfExists(work);
+        }
+        String after = HelperCache.unfit(directory, binary);
+        if (after != null) {
+            return new NativeHelper.Located(null, "the launch helper built in " + directory + " does not verify: " + after);
+        }
+        log.debug("built the launch helper at " + binary);
+        return new NativeHelper.Located(binary, null);
+    }
+
+    private static void compile(GradeLog log, String compiler, Path sourceFile, Path building, Path directory, Duration timeout)
+            throws IOException {
+        try {
+            // Static, so the helper's own high-water mark (which every child inherits at exec)
+            // stays below even /bin/true's RSS; a dynamic glibc would add about 450 KB.
+            BoundedCommand.output(List.of(compiler, "-O2", "-static", "-o", building.toString(), sourceFile.toString()), directory, timeout);
+        } catch (IOException noStaticLibc) {
+            log.debug("static link of the launch helper failed, linking dynamically: " + noStaticLibc.getMessage());
+            try {
+                BoundedCommand.output(List.of(compiler, "-O2", "-o", building.toString(), sourceFile.toString()), directory, timeout);
+            } catch (IOException e) {
+                throw new IOException("the C compiler " + compiler + " could not build it: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private static void move(Path from, Path to) throws IOException {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.move(from, to, StandardCopyOption.REPLACE_EXISTING);
+        }
+    }
+
+    private static byte[] randomBytes() {
+        byte[] bytes = new byte[6];
+        RANDOM.nextBytes(bytes);
+        return bytes;
+    }
+}
