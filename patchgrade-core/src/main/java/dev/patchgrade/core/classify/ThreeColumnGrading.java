@@ -8,6 +8,7 @@ import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.classify.ThreeColumnGoal.Options;
 import dev.patchgrade.core.digest.SafeNames;
 import dev.patchgrade.core.grade.CaseGrading;
+import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.CapturedStream;
@@ -188,6 +189,6 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
 
     @Override
     protected Map<String, Object> errorHead(PatchgradeException error) {
-        return Map.of("goal", "three-column", "execution", settings.executionId(), "verdict", "error", "worst", error.errorName());
+        return GoalRun.head("goal", "three-column", "execution", settings.executionId(), "verdict", "error", "worst", error.errorName());
     }
 }

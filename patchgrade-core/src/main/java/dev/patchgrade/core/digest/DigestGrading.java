@@ -7,6 +7,7 @@ import dev.patchgrade.core.cases.Case;
 import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.digest.DigestGoal.Options;
 import dev.patchgrade.core.grade.CaseGrading;
+import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.LaunchRequest;
@@ -112,7 +113,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
 
     @Override
     protected Map<String, Object> errorHead(PatchgradeException error) {
-        return Map.of("goal", "digest", "execution", settings.executionId(), "verdict", "error");
+        return GoalRun.head("goal", "digest", "execution", settings.executionId(), "verdict", "error");
     }
 
     private void checkCaseSet(List<Case> cases, GoldStore.Gold gold) {

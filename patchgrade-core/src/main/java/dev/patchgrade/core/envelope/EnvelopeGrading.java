@@ -45,7 +45,7 @@ final class EnvelopeGrading {
         }
         log.info("envelope " + settings.executionId() + ": envelope " + measured.envelope()
                 + (options.expectStdout() == null ? "" : ", expected stdout " + options.expectStdout()));
-        return GoalRun.grade(settings, measured.command() == null || measured.command().isEmpty() ? measured.envelope().getFileName().toString() : EnvelopeGoal.display(measured.command()), e -> Map.of("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
+        return GoalRun.grade(settings, measured.command() == null || measured.command().isEmpty() ? measured.envelope().getFileName().toString() : EnvelopeGoal.display(measured.command()), e -> GoalRun.head("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
     }
 
     private static GoalResult gradeAndReport(GradeOptions options, GradeLog log) throws IOException {

@@ -132,4 +132,13 @@ public final class GoalRun {
         writeError(settings, errorCaseName, error, errorJson.apply(error));
         return GoalResult.error(error);
     }
+
+    /** A JSON head in the order its keys are given: {@code Map.of} would change the order from one JVM to the next. */
+    public static Map<String, Object> head(Object... keysAndValues) {
+        Map<String, Object> head = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            head.put((String) keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return head;
+    }
 }

@@ -37,6 +37,18 @@ class ReportLifecycleTest {
     }
 
     @Test
+    void anErrorReportsHeadHasTheSameKeyOrderInEveryJvm() throws Exception {
+        GoalSettings settings = settings();
+        GoalResult result = dev.patchgrade.core.digest.DigestGoal.grade(dev.patchgrade.core.digest.DigestGoal.Options.builder(settings)
+                .cases(dir.resolve("missing-cases.jsonl")).gold(dir.resolve("gold")).command(List.of("/bin/true")).build(), GradeLog.SILENT);
+        assertThat(result.error()).isNotNull();
+        String json = Files.readString(settings.jsonReport());
+        // Map.of iterates in an order seeded per JVM: the head must read the same in every build.
+        assertThat(json.indexOf("\"goal\"")).isGreaterThanOrEqualTo(0).isLessThan(json.indexOf("\"execution\""));
+        assertThat(json.indexOf("\"execution\"")).isLessThan(json.indexOf("\"verdict\""));
+    }
+
+    @Test
     void aSecondGradeOfTheSameProjectAtOnceIsBuildInProgress() {
         GoalSettings settings = settings();
         try (BuildLock held = BuildLock.take(settings.outputDirectory())) {
