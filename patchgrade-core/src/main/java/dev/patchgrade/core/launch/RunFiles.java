@@ -3,7 +3,9 @@ package dev.patchgrade.core.launch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * The files behind one run: the child writes its streams straight into files (so a grandchild that
@@ -36,7 +38,10 @@ final class RunFiles {
             Path stdin = null;
             if (request.stdin() != null) {
                 stdin = scratch.resolve(slot + ".stdin");
-                Files.write(stdin, request.stdin());
+                // A fresh file, never through a link: a helper running as another user can write the scratch
+                // directory, and a run could leave a link here aimed at a file only the JVM's user may write.
+                Files.deleteIfExists(stdin);
+                Files.write(stdin, request.stdin(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
             }
             Path prefix = request.keepOutputAs();
             if (prefix != null) {

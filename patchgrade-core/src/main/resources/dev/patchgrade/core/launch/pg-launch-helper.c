@@ -16,7 +16,7 @@
  * paths covered by empty unreadable mounts, read-only and writable exceptions bound back, then
  * pivot_root so the host tree is gone from its namespace. It then enters new UTS and PID namespaces
  * and forks the worker's PID 1, which mounts /proc once and serves every run: a fresh /tmp and
- * /dev/shm whenever the run before left anything there, the target started as a non-root user
+ * /dev/shm for every run, the target started as a non-root user
  * without capabilities in an IPC namespace of its own, and after it exits everything else in the
  * PID namespace killed and reaped (creating and tearing down PID and mount namespaces per run would
  * cost more than the launch itself). The output files are opened by the helper outside the sandbox
@@ -1598,13 +1598,12 @@ static int zygote_receive(int sock, struct request *r, int fds[3]) {
 
 /*
  * PID 1 of a worker's runs. It serves every run of its helper: each target gets a fresh IPC namespace
- * at clone, a fresh /tmp and /dev/shm whenever the run before left anything there, and after it ends
+ * at clone, a fresh /tmp and /dev/shm, and after it ends
  * everything else in the PID namespace is killed and reaped, so no process and no file outlives it.
  */
 struct keep {
     int fd;
     const char *path;
-    int top_level; /* directly below /tmp: the mount point is its own, nothing beside it is ours */
 };
 static struct keep keeps[MAX_PATHS];
 static int keep_count;
@@ -1618,29 +1617,8 @@ static void hold_kept_paths(void) {
         int fd = open(path, O_PATH | O_CLOEXEC);
         if (fd < 0) continue;
         keeps[keep_count].fd = fd;
-        keeps[keep_count].path = path;
-        keeps[keep_count++].top_level = strchr(path + 5, '/') == NULL;
+        keeps[keep_count++].path = path;
     }
-}
-
-/* Whether a run left anything in `dir` that is not one of our own kept mount points. */
-static int left_something(const char *dir, mode_t mode) {
-    struct stat st;
-    if (stat(dir, &st) != 0 || (st.st_mode & 07777) != mode) return 1;
-    DIR *d = opendir(dir);
-    if (!d) return 1;
-    int dirty = 0;
-    struct dirent *entry;
-    while (!dirty && (entry = readdir(d)) != NULL) {
-        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0) continue;
-        int ours = 0;
-        for (int i = 0; i < keep_count && strcmp(dir, "/tmp") == 0; i++) {
-            if (keeps[i].top_level && strcmp(keeps[i].path + 5, entry->d_name) == 0) ours = 1;
-        }
-        dirty = !ours;
-    }
-    closedir(d);
-    return dirty;
 }
 
 /* A run's /tmp and /dev/shm each hold at most a sixteenth of the machine's memory and 65,536 files:
@@ -1656,11 +1634,9 @@ static void size_tmpfs(void) {
     snprintf(tmpfs_options, sizeof tmpfs_options, "mode=1777,size=%lluk,nr_inodes=%d", kb, TMPFS_FILES);
 }
 
-/* A fresh tmpfs at `dir` (mode 1777) unless the one there is untouched; 0, or -1 with errno. */
+/* A fresh tmpfs at `dir` (mode 1777), whatever the run before did with the last one: even a run that
+ * left no file moved its inode counter and its times, which the next run could read. 0, or -1 with errno. */
 static int fresh_tmpfs(const char *dir, int *mounted, int with_keeps) {
-    int deep_keeps = 0;
-    for (int i = 0; with_keeps && i < keep_count; i++) deep_keeps |= !keeps[i].top_level;
-    if (*mounted && !deep_keeps && !left_something(dir, 01777)) return 0;
     if (*mounted && umount2(dir, MNT_DETACH) != 0) return -1;
     if (mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, tmpfs_options) != 0) return -1;
     *mounted = 1;
@@ -1711,6 +1687,7 @@ static long long task_clock_us(void) {
 
 static void serve_runs(int sock) {
     int tmp_mounted = 0, shm_mounted = 0;
+    int fresh = 0; /* /tmp and /dev/shm are new and no run has had them */
     int has_shm = is_directory("/dev/shm");
     size_tmpfs();
     char line[600];
@@ -1718,7 +1695,7 @@ static void serve_runs(int sock) {
         struct request r;
         int fds[3];
         if (!zygote_receive(sock, &r, fds)) _exit(0);
-        if (fresh_tmpfs("/tmp", &tmp_mounted, 1) != 0 || (has_shm && fresh_tmpfs("/dev/shm", &shm_mounted, 0) != 0)) {
+        if (!fresh && (fresh_tmpfs("/tmp", &tmp_mounted, 1) != 0 || (has_shm && fresh_tmpfs("/dev/shm", &shm_mounted, 0) != 0))) {
             snprintf(line, sizeof line, "nostart stage=sandbox_tmp errno=%d\n", errno);
             reply_line(sock, line);
         } else {
@@ -1727,6 +1704,7 @@ static void serve_runs(int sock) {
             long long clock0 = task_clock_us();
             long long started = now_us();
             pid_t pid = spawn_target(&s, failure, sizeof failure);
+            fresh = 0;
             for (int i = 0; i < 3; i++) close(fds[i]);
             if (pid < 0) {
                 char stage[32] = "exec";
@@ -1742,7 +1720,7 @@ static void serve_runs(int sock) {
                 /* The run's /tmp and /dev/shm go now, before the reply: left until the next run, their files
                  * would hold memory charged to the cgroup when the helper takes the next run's baseline (hiding
                  * that much of the next run's peak) and outlive the run. The check at the next start repeats. */
-                if (fresh_tmpfs("/tmp", &tmp_mounted, 1) != 0 || (has_shm && fresh_tmpfs("/dev/shm", &shm_mounted, 0) != 0)) { }
+                fresh = fresh_tmpfs("/tmp", &tmp_mounted, 1) == 0 && (!has_shm || fresh_tmpfs("/dev/shm", &shm_mounted, 0) == 0);
                 struct rusage *u = &out.tree.usage;
                 int signaled = WIFSIGNALED(out.status);
                 int sig = signaled ? WTERMSIG(out.status) : 0;
