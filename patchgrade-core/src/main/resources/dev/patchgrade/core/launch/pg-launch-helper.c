@@ -70,6 +70,10 @@
 #include <unistd.h>
 #ifdef __linux__
 #include <net/if.h>
+#include <sys/ipc.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
@@ -429,7 +433,7 @@ struct spawn {
     const struct request *r;
     int fds[3]; /* stdin, stdout, stderr already open, or -1 to open the request's paths */
     int drop_privileges;
-    int clone_flags; /* more namespaces for the target (CLONE_NEWIPC in the sandbox) */
+    int clone_flags; /* more namespaces for the target */
     /* Set by a child that could not start: it shares our memory until exec, as glibc's posix_spawn
      * child shares its error code, so no pipe is needed to learn why. */
     const char *failed_stage;
@@ -1650,6 +1654,43 @@ static int fresh_tmpfs(const char *dir, int *mounted, int with_keeps) {
     return 0;
 }
 
+/*
+ * Each run has an IPC namespace of PID 1's making, entered by PID 1 itself: when the run ends PID 1 is still
+ * in it and removes every SysV segment, queue and semaphore set there. Dropping the namespace alone frees
+ * them later, from a kernel work queue: a segment left at exit was still in memory when the next run took its
+ * cgroup baseline, and hid that much of its peak. 0, or -1 with errno.
+ */
+static int fresh_ipc(void) {
+    return unshare(CLONE_NEWIPC);
+}
+
+static void clear_ipc(void) {
+    struct shm_info shm;
+    int max = shmctl(0, SHM_INFO, (struct shmid_ds *)(void *)&shm);
+    for (int i = 0; max >= 0 && shm.used_ids > 0 && i <= max; i++) {
+        struct shmid_ds ds;
+        int id = shmctl(i, SHM_STAT_ANY, &ds);
+        if (id < 0 && errno == EINVAL) id = shmctl(i, SHM_STAT, &ds); /* before Linux 4.17 */
+        if (id >= 0) shmctl(id, IPC_RMID, NULL);
+    }
+    struct msginfo msg;
+    max = msgctl(0, MSG_INFO, (struct msqid_ds *)(void *)&msg);
+    for (int i = 0; max >= 0 && msg.msgpool > 0 && i <= max; i++) {
+        struct msqid_ds ds;
+        int id = msgctl(i, MSG_STAT_ANY, &ds);
+        if (id < 0 && errno == EINVAL) id = msgctl(i, MSG_STAT, &ds);
+        if (id >= 0) msgctl(id, IPC_RMID, NULL);
+    }
+    struct seminfo sem;
+    max = semctl(0, 0, SEM_INFO, &sem);
+    for (int i = 0; max >= 0 && sem.semusz > 0 && i <= max; i++) {
+        struct semid_ds ds;
+        int id = semctl(i, 0, SEM_STAT_ANY, &ds);
+        if (id < 0 && errno == EINVAL) id = semctl(i, 0, SEM_STAT, &ds);
+        if (id >= 0) semctl(id, 0, IPC_RMID);
+    }
+}
+
 static void reply_line(int sock, const char *line) {
     write_all(sock, line, strlen(line));
 }
@@ -1698,8 +1739,11 @@ static void serve_runs(int sock) {
         if (!fresh && (fresh_tmpfs("/tmp", &tmp_mounted, 1) != 0 || (has_shm && fresh_tmpfs("/dev/shm", &shm_mounted, 0) != 0))) {
             snprintf(line, sizeof line, "nostart stage=sandbox_tmp errno=%d\n", errno);
             reply_line(sock, line);
+        } else if (fresh_ipc() != 0) {
+            snprintf(line, sizeof line, "nostart stage=sandbox_ipc errno=%d\n", errno);
+            reply_line(sock, line);
         } else {
-            struct spawn s = {&r, {fds[0], fds[1], fds[2]}, 1, CLONE_NEWIPC, NULL, 0, -1};
+            struct spawn s = {&r, {fds[0], fds[1], fds[2]}, 1, 0, NULL, 0, -1};
             char failure[96];
             long long clock0 = task_clock_us();
             long long started = now_us();
@@ -1717,6 +1761,7 @@ static void serve_runs(int sock) {
                 memset(&out, 0, sizeof out);
                 wait_target(pid, s.pidfd, &r, 1, started, 0, &out);
                 finish_tree(&out.tree, pid, 1);
+                clear_ipc();
                 /* The run's /tmp and /dev/shm go now, before the reply: left until the next run, their files
                  * would hold memory charged to the cgroup when the helper takes the next run's baseline (hiding
                  * that much of the next run's peak) and outlive the run. The check at the next start repeats. */
