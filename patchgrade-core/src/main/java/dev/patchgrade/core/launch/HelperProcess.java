@@ -23,6 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * own answer when every run queued before it has been answered.
  */
 final class HelperProcess {
+    /** How long a failed helper may take to kill its own tree before it is killed. */
+    static final Duration CLEANUP = Duration.ofSeconds(2);
     private final Process process;
     private final OutputStream requests;
     private final BufferedReader replies;
@@ -136,11 +138,14 @@ final class HelperProcess {
             } finally {
                 watchdog.disarm(alarm);
             }
+            if (alarm.fired()) {
+                // An answer after the deadline comes from a helper that was stopped or stuck, then continued to clean up.
+                throw new IOException("no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)");
+            }
             if (line == null) {
                 // The helper died while its child ran: the child's group must not outlive it.
                 killRun();
-                throw new IOException(alarm.fired() ? "no answer within " + deadline.toSeconds() + " s (the helper was stopped or stuck)"
-                        : "the helper exited unexpectedly");
+                throw new IOException("the helper exited unexpectedly");
             }
             Map<String, String> reply = HelperProtocol.parse(line);
             if (!HelperProtocol.valid(reply, token)) {
@@ -189,8 +194,43 @@ final class HelperProcess {
         }
     }
 
-    /** The helper and whatever it was running go: without the sandbox, the child's group too. */
+    /**
+     * The helper and whatever it was running go. A helper that can still run cleans up its own tree, the one
+     * complete account of it (a child in a session of its own, a group the pid file no longer names): its stdin
+     * ends, and it is continued in case a run stopped it. Without the sandbox the child's group is killed from
+     * here as well, and the helper is killed at the latest after {@link #CLEANUP}.
+     */
     private void killRun() {
+        // Closing waits for a writer blocked on the helper's full pipe: on a thread of its own. Until the close
+        // goes through, the continued helper still passes its deadline and kills its tree (timeout, then grace).
+        Thread closing = new Thread(() -> {
+            try {
+                requests.close();
+            } catch (IOException e) {
+                // a broken pipe: the helper is gone already
+            }
+        }, "patchgrade-helper-close");
+        closing.setDaemon(true);
+        synchronized (queue) {
+            // Whatever the helper still answers is not trusted: the runs queued on it fail.
+            broken = true;
+            queue.notifyAll();
+        }
+        closing.start();
+        try {
+            closing.join(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        long giveUp = System.nanoTime() + CLEANUP.toNanos();
+        try {
+            while (process.isAlive() && System.nanoTime() < giveUp) {
+                PosixCalls.signal(process.pid(), PosixCalls.SIGCONT);
+                process.waitFor(20, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         PosixCalls.killGroup(lastChild());
         process.destroyForcibly();
     }

@@ -9,6 +9,7 @@ import com.sun.jna.Native;
  */
 final class PosixCalls {
     static final int SIGKILL = 9;
+    static final int SIGCONT = 18;
 
     static final int PR_SET_CHILD_SUBREAPER = 36;
 
@@ -59,5 +60,10 @@ final class PosixCalls {
             return false;
         }
         return LIBC.kill((int) -groupLeader, SIGKILL) == 0;
+    }
+
+    /** Sends {@code signal} to {@code pid}; false when it could not. */
+    static boolean signal(long pid, int signal) {
+        return LIBC != null && pid > 1 && LIBC.kill((int) pid, signal) == 0;
     }
 }
