@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -65,14 +66,14 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     }
 
     @Override
-    protected List<Case> prepare(GradeLog log) {
+    protected Collection<Case> prepare(GradeLog log) {
         log.info("three-column " + settings.executionId() + ": cases " + options.run().cases() + ", reference sidecar " + options.referenceDigest());
         DriftPattern identity = identity(options, referenceBinary);
         if (identity != null) {
             // The worst pattern stops the grade before any row: an error named after the pattern, as SPEC says.
             throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, identityMessage(referenceBinary));
         }
-        return options.run().shard().select(CasesFile.read(options.run().cases(), true));
+        return CasesFile.open(options.run().cases(), true, options.run().shard());
     }
 
     /**

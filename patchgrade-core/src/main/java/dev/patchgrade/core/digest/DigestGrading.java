@@ -4,7 +4,9 @@ import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.cases.CaseSource;
 import dev.patchgrade.core.cases.CasesFile;
+import dev.patchgrade.core.cases.IdSet;
 import dev.patchgrade.core.digest.DigestGoal.Options;
 import dev.patchgrade.core.grade.CaseGrading;
 import dev.patchgrade.core.grade.GoalRun;
@@ -17,6 +19,7 @@ import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.report.FirstDifference;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -70,11 +73,12 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     }
 
     @Override
-    protected List<Case> prepare(GradeLog log) {
+    protected Collection<Case> prepare(GradeLog log) {
         log.info("digest " + settings.executionId() + ": cases " + options.run().cases() + ", gold " + options.gold());
-        List<Case> cases = CasesFile.read(options.run().cases(), false);
+        IdSet ids = new IdSet();
+        CaseSource cases = CasesFile.open(options.run().cases(), false, options.run().shard(), ids);
         GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets(), settings.rerun("record-digest"), rerecord());
-        checkCaseSet(cases, gold);
+        checkCaseSet(ids, gold);
         checkToolchain(log, gold);
         if (!gold.normalize().equals(options.normalize())) {
             throw new PatchgradeException(ErrorName.NORMALIZE_DRIFT, options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
@@ -83,7 +87,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         }
         report.start(gold.toolchain());
         this.gold = gold.lookup();
-        return options.run().shard().select(cases);
+        return cases;
     }
 
     private String rerecord() {
@@ -116,11 +120,15 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         return GoalRun.head("goal", "digest", "execution", settings.executionId(), "verdict", "error");
     }
 
-    private void checkCaseSet(List<Case> cases, GoldStore.Gold gold) {
-        Set<String> ids = new LinkedHashSet<>();
-        cases.forEach(c -> ids.add(c.id()));
-        List<String> added = ids.stream().filter(id -> !gold.has(id)).map(CasesFile::printable).toList();
-        List<String> removed = gold.caseIds().stream().filter(id -> !ids.contains(id)).map(CasesFile::printable).toList();
+    /** By key first; the ids themselves are read again only to name the difference (or to find there is none after all). */
+    private void checkCaseSet(IdSet keys, GoldStore.Gold gold) {
+        if (keys.sameKeys(gold.keys())) {
+            return;
+        }
+        Set<String> ids = new LinkedHashSet<>(CasesFile.ids(options.run().cases(), false));
+        Set<String> recorded = gold.caseIds();
+        List<String> added = ids.stream().filter(id -> !recorded.contains(id)).map(CasesFile::printable).toList();
+        List<String> removed = recorded.stream().filter(id -> !ids.contains(id)).map(CasesFile::printable).toList();
         if (!added.isEmpty() || !removed.isEmpty()) {
             throw new PatchgradeException(ErrorName.CASE_SET_DRIFT, "the cases in " + options.run().cases() + " and the gold digests in " + options.gold()
                     + " differ: added " + added + ", removed " + removed + ". Nothing was graded. If the change is intended, re-record with "

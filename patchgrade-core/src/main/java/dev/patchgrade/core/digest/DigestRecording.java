@@ -4,7 +4,9 @@ import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.cases.CaseSource;
 import dev.patchgrade.core.cases.CasesFile;
+import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.digest.DigestGoal.Options;
 import dev.patchgrade.core.grade.BuildLock;
 import dev.patchgrade.core.grade.CaseRunner;
@@ -33,7 +35,7 @@ final class DigestRecording {
         }
         DigestGoal.validate(options);
         log.info("record-digest " + options.settings().executionId() + ": cases " + options.run().cases() + ", writing gold " + options.gold());
-        List<Case> cases = CasesFile.read(options.run().cases(), false);
+        CaseSource cases = CasesFile.open(options.run().cases(), false, Shard.ALL);
         String toolchain = toolchain(options);
         Normalizer normalizer = new Normalizer(options.normalize());
         GoalSettings settings = options.settings();

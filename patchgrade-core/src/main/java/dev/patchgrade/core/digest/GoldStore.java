@@ -5,8 +5,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.cases.IdSet;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -28,19 +31,22 @@ public final class GoldStore {
 
     /**
      * What a digest directory holds. {@code toolchain} and {@code normalize} are the same in every file.
-     * Of the cases it keeps only their ids; {@link #lookup} finds a case's file again when it is graded.
+     * Of the cases it keeps only a key per id ({@link IdSet}); {@link #lookup} finds a case's file again when it
+     * is graded, and {@link #caseIds} reads the ids again where a message lists them.
      */
     public static final class Gold {
-        private final Set<String> ids;
+        private final IdSet ids;
         private final Lookup lookup;
         private final String toolchain;
         private final List<NormalizeRule> normalize;
+        private final String rerecord;
 
-        private Gold(Set<String> ids, Lookup lookup, String toolchain, List<NormalizeRule> normalize) {
+        private Gold(IdSet ids, Lookup lookup, String toolchain, List<NormalizeRule> normalize, String rerecord) {
             this.ids = ids;
             this.lookup = lookup;
             this.toolchain = toolchain;
             this.normalize = normalize;
+            this.rerecord = rerecord;
         }
 
         public String toolchain() {
@@ -51,9 +57,14 @@ public final class GoldStore {
             return normalize;
         }
 
-        /** The recorded case ids, in the order of their files' names. */
+        /** The recorded case ids, in the order of their files' names: read from the directory again. */
         public Set<String> caseIds() {
-            return Collections.unmodifiableSet(ids);
+            return Collections.unmodifiableSet(readInNameOrder(lookup.directory(), lookup.buckets(), rerecord).ids);
+        }
+
+        /** A key per recorded case: equal keys are a reason to believe the ids equal, not a proof (see {@link IdSet}). */
+        public IdSet keys() {
+            return ids;
         }
 
         public boolean has(String caseId) {
@@ -135,6 +146,62 @@ public final class GoldStore {
             throw new PatchgradeException(ErrorName.MISSING_GOLD, shown -> directory + ": no gold directory. Record one from a known-good build "
                     + "with `" + record + "` and commit it, or fix the path in " + shown.setting(Setting.GOLD));
         }
+        // In the directory's own order, nothing per file held but its key: the sorted names and ids of 100,000 files
+        // lived long enough to be promoted, and stayed in the old generation for the grade (issue 15). Whatever this
+        // pass finds wrong is read again in name order, so that the message names the same file as always.
+        try {
+            Gold gold = readInDirectoryOrder(directory, buckets, rerecord);
+            if (gold != null) {
+                return gold;
+            }
+        } catch (PatchgradeException e) {
+            // the same problem, named in name order below
+        }
+        Read read = readInNameOrder(directory, buckets, rerecord);
+        IdSet keys = new IdSet();
+        read.ids.forEach(keys::add);
+        return new Gold(keys, new Lookup(directory, buckets, read.renamed), read.toolchain, read.normalize, rerecord);
+    }
+
+    /** The gold, or {@code null} where two files share a case key or differ in toolchain or rules: then only name order says which. */
+    private static Gold readInDirectoryOrder(Path directory, TimeBuckets buckets, String rerecord) {
+        IdSet keys = new IdSet();
+        Map<String, String> renamed = new HashMap<>();
+        String toolchain = null;
+        List<NormalizeRule> normalize = null;
+        boolean first = true;
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, p -> p.getFileName().toString().endsWith(".json"))) {
+            for (Path file : files) {
+                JsonNode node = GoldFile.parse(file);
+                DigestTuple tuple = GoldFile.tuple(file, node, buckets);
+                if (!keys.add(tuple.caseId())) {
+                    return null;
+                }
+                String name = file.getFileName().toString();
+                if (!name.equals(SafeNames.jsonFile(tuple.caseId()))) {
+                    renamed.put(tuple.caseId(), name);
+                }
+                GoldFile.excerptsOf(file, node);
+                String fileToolchain = node.hasNonNull("toolchain") ? node.get("toolchain").asText() : null;
+                List<NormalizeRule> fileNormalize = GoldFile.normalizeRules(file, node.get("normalize"));
+                if (first) {
+                    first = false;
+                    toolchain = fileToolchain;
+                    normalize = fileNormalize;
+                } else if (!Objects.equals(toolchain, fileToolchain) || !normalize.equals(fileNormalize)) {
+                    return null;
+                }
+            }
+        } catch (IOException | DirectoryIteratorException e) {
+            return null;
+        }
+        return new Gold(keys, new Lookup(directory, buckets, renamed), toolchain, normalize == null ? List.of() : normalize, rerecord);
+    }
+
+    /** What a read in name order found: every id, in that order. */
+    private record Read(Set<String> ids, Map<String, String> renamed, String toolchain, List<NormalizeRule> normalize) {}
+
+    private static Read readInNameOrder(Path directory, TimeBuckets buckets, String rerecord) {
         // Names, not paths: with 100,000 cases the list is large while the directory is read.
         List<String> names;
         try (Stream<Path> list = Files.list(directory)) {
@@ -170,7 +237,7 @@ public final class GoldStore {
                         + "; a gold directory is recorded in one go, so re-record it with `" + rerecord + "`");
             }
         }
-        return new Gold(ids, new Lookup(directory, buckets, renamed), toolchain, normalize == null ? List.of() : normalize);
+        return new Read(ids, renamed, toolchain, normalize == null ? List.of() : normalize);
     }
 
     static void deleteTree(Path root) throws IOException {

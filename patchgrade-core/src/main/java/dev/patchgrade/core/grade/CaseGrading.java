@@ -5,6 +5,7 @@ import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ExecutionReport;
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 
@@ -39,8 +40,11 @@ public abstract class CaseGrading<C, R> {
     /** The files this grade must not see change (snapshotted before they are read). */
     protected abstract List<Path> oracles();
 
-    /** Reads the oracles, checks them against each other, and gives the cases to grade. */
-    protected abstract List<C> prepare(GradeLog log);
+    /**
+     * Reads the oracles, checks them against each other, and gives the cases to grade: a collection that may
+     * read them only as they are taken.
+     */
+    protected abstract Collection<C> prepare(GradeLog log);
 
     /** The children's launchers, open while the cases run. */
     protected abstract AutoCloseable openLaunchers(GradeLog log);
@@ -73,7 +77,7 @@ public abstract class CaseGrading<C, R> {
         validate();
         CaseRunner.requireWorkers(parallel);
         OracleGuard guard = OracleGuard.snapshot(oracles());
-        List<C> cases = prepare(log);
+        Collection<C> cases = prepare(log);
         RowReport<R> rows = report();
         rows.console(log);
         // The launchers first: the reports' sandbox facts are what they turned out to be.

@@ -5,6 +5,7 @@ import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
@@ -52,16 +53,18 @@ public final class CaseRunner {
         return results;
     }
 
-    public static <C, R> void forEach(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, Consumer<R> done, GradeLog log) {
+    public static <C, R> void forEach(Collection<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, Consumer<R> done, GradeLog log) {
         forEach(cases, parallel, work, failing, done, log, PROGRESS_INTERVAL);
     }
 
     /**
      * Runs the cases and hands each result to {@code done} in case order, on the calling thread, as soon as it
      * and every case before it finished. At most a few cases per worker are ahead of {@code done}: nothing
-     * here grows with the number of cases.
+     * here grows with the number of cases, and the cases are taken from {@code cases} only as workers free up, so
+     * a collection that reads its cases as they are taken need not hold them (an iterator that is
+     * {@link AutoCloseable} is closed at the end).
      */
-    public static <C, R> void forEach(List<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, Consumer<R> done, GradeLog log,
+    public static <C, R> void forEach(Collection<C> cases, int parallel, Function<C, R> work, Predicate<R> failing, Consumer<R> done, GradeLog log,
             Duration progressInterval) {
         long progressNanos = progressInterval.toNanos();
         requireWorkers(parallel);
@@ -71,9 +74,9 @@ public final class CaseRunner {
             return thread;
         });
         int window = Math.max(4, parallel * 4);
+        Iterator<C> next = cases.iterator();
         try {
             Deque<Future<R>> ahead = new ArrayDeque<>(window);
-            Iterator<C> next = cases.iterator();
             long finished = 0;
             long lastReport = System.nanoTime();
             int failures = 0;
@@ -119,6 +122,13 @@ public final class CaseRunner {
             throw new IllegalStateException(cause);
         } finally {
             pool.shutdownNow();
+            if (next instanceof AutoCloseable reading) {
+                try {
+                    reading.close();
+                } catch (Exception e) {
+                    log.warn("cannot close the cases: " + e.getMessage());
+                }
+            }
         }
     }
 }
