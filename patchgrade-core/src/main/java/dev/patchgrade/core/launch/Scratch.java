@@ -34,6 +34,8 @@ final class Scratch {
     /** Below this much free memory file system, a candidate's output could fill it and fail where a disk would not. */
     private static final long MEMORY_ROOM = 2L << 30;
     private static final String LOCK = ".lock";
+    /** A directory being made: no sweep looks at it, and none is left, unless the JVM died within those few calls. */
+    private static final String CREATING = ".patchgrade-creating-";
     static final Set<Launcher> OPEN = ConcurrentHashMap.newKeySet();
     /**
      * This JVM's own directories: never opened by the sweep, because closing any descriptor of a file
@@ -67,10 +69,23 @@ final class Scratch {
         Path base = base();
         sweepAbandoned(base);
         try {
-            Path directory = Files.createTempDirectory(base, PREFIX);
+            // Locked before it takes a name the sweep looks at: another JVM's sweep between the lock file's creation
+            // and its lock found it free and deleted a live launcher's directory (a helper's pid file went missing).
+            Path unnamed = Files.createTempDirectory(base, CREATING);
+            FileChannel channel = FileChannel.open(unnamed.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.lock();
+            Path directory = base.resolve(PREFIX + unnamed.getFileName().toString().substring(CREATING.length()));
             OWN.add(directory.toAbsolutePath());
-            FileChannel channel = FileChannel.open(directory.resolve(LOCK), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            return new Scratch(directory, channel, channel.lock());
+            try {
+                Files.move(unnamed, directory, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } catch (IOException e) {
+                OWN.remove(directory.toAbsolutePath());
+                lock.release();
+                channel.close();
+                deleteTree(unnamed);
+                throw e;
+            }
+            return new Scratch(directory, channel, lock);
         } catch (IOException e) {
             String problem = e.getMessage();
             // The property is the JVM's, read by every launcher: the build tool says how its JVM is given one.
@@ -144,8 +159,8 @@ final class Scratch {
     private static void deleteTree(Path root) {
         try (Stream<Path> files = Files.walk(root)) {
             files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        } catch (IOException e) {
-            // a temporary directory left behind is swept by the next launcher
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // Another JVM's sweep may be deleting it too (once its lock is released); one left behind is swept later.
         }
     }
 }
