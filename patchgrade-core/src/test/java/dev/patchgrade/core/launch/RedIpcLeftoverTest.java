@@ -25,26 +25,17 @@ class RedIpcLeftoverTest {
         dev.patchgrade.core.SandboxAvailability.assumeAvailable();
     }
 
-    private static long shmemKb() throws Exception {
-        for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-            if (line.startsWith("Shmem:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", ""));
-            }
-        }
-        throw new IllegalStateException("no Shmem line");
-    }
-
     private void leaves(String what, String script) throws Exception {
         SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of());
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 1)) {
             assertThat(launcher.sandbox().active()).isTrue();
-            long before = shmemKb();
+            long before = MemInfo.shmemKb();
             LaunchResult r = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", script)).withWorkingDirectory(dir));
-            long atAnswer = shmemKb() - before;
+            long atAnswer = MemInfo.shmemKb() - before;
             StringBuilder later = new StringBuilder();
             for (int i = 0; i < 6; i++) {
                 Thread.sleep(250);
-                later.append(' ').append(shmemKb() - before);
+                later.append(' ').append(MemInfo.shmemKb() - before);
             }
             System.out.println("RED-IPC " + what + " exit=" + r.exitCode() + " shmem delta KiB at the answer " + atAnswer + ", then every 250 ms"
                     + later + "\n" + r.stdout().excerpt() + r.stderr().excerpt());

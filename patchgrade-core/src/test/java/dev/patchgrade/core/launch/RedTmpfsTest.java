@@ -23,25 +23,16 @@ class RedTmpfsTest {
         dev.patchgrade.core.SandboxAvailability.assumeAvailable();
     }
 
-    private static long shmemKb() throws Exception {
-        for (String line : Files.readAllLines(Path.of("/proc/meminfo"))) {
-            if (line.startsWith("Shmem:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", ""));
-            }
-        }
-        throw new IllegalStateException("no Shmem line");
-    }
-
     @Test
     void aRunsPrivateTmpfsIsBoundedAndFreedWhenItEnds() throws Exception {
         SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of());
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 2)) {
             assertThat(launcher.sandbox().active()).isTrue();
-            long before = shmemKb();
+            long before = MemInfo.shmemKb();
             LaunchResult fill = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c",
                     "for i in 1 2 3 4 5; do head -c 60000000 /dev/zero > /tmp/f$i; head -c 60000000 /dev/zero > /dev/shm/f$i; done; "
                             + "df -k /tmp /dev/shm | tail -2")).withWorkingDirectory(dir));
-            long after = shmemKb();
+            long after = MemInfo.shmemKb();
             System.out.println("RED-TMPFS exit=" + fill.exitCode() + " shmem delta KiB=" + (after - before) + "\n" + fill.stdout().excerpt()
                     + fill.stderr().excerpt());
             long machineKb = Long.parseLong(Files.readAllLines(Path.of("/proc/meminfo")).get(0).replaceAll("[^0-9]", ""));
