@@ -41,7 +41,7 @@ public final class CaseSource extends AbstractCollection<Case> {
 
     /** One pass over the file. */
     public final class Reading implements Iterator<Case>, AutoCloseable {
-        private CasesFile.Lines lines;
+        private LineReader lines;
         private Case next;
         private int taken;
         private boolean done;
@@ -68,11 +68,11 @@ public final class CaseSource extends AbstractCollection<Case> {
         private Case advance() {
             try {
                 if (lines == null) {
-                    lines = CasesFile.Lines.open(file);
+                    lines = LineReader.open(file);
                 }
                 boolean jsonLines = CasesFile.jsonLines(file);
                 for (String line = lines.next(); line != null; line = lines.next()) {
-                    Case c = CasesFile.parse(file, lines.number(), line, jsonLines, goldenRequired);
+                    Case c = CaseLine.parse(file, lines.number(), line, jsonLines, goldenRequired);
                     if (c != null && shard.selects(c.id())) {
                         if (taken == size) {
                             throw changed("it holds more cases than when it was checked");
