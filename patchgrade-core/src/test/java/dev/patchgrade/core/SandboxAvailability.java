@@ -29,4 +29,11 @@ public final class SandboxAvailability {
     public static void assumeAvailable() {
         assumeTrue(available(), "this kernel refuses user namespaces, so the sandbox cannot be tested here");
     }
+
+    /** A sandbox that must be up and shows {@code shown}; the test is skipped where the kernel refuses it. */
+    public static dev.patchgrade.core.launch.SandboxSpec requiredShowing(java.nio.file.Path shown) {
+        assumeAvailable();
+        return new dev.patchgrade.core.launch.SandboxSpec(dev.patchgrade.core.launch.SandboxSpec.Mode.REQUIRED, java.util.List.of(),
+                java.util.List.of(shown), java.util.List.of(), java.util.List.of(), java.util.List.of());
+    }
 }

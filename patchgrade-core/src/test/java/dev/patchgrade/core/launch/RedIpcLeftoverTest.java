@@ -20,13 +20,9 @@ class RedIpcLeftoverTest {
     @TempDir
     Path dir;
 
-    @org.junit.jupiter.api.BeforeEach
-    void needsTheSandbox() {
-        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
-    }
 
     private void leaves(String what, String script) throws Exception {
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of());
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.requiredShowing(dir);
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 1)) {
             assertThat(launcher.sandbox().active()).isTrue();
             long before = MemInfo.shmemKb();
@@ -61,7 +57,7 @@ class RedIpcLeftoverTest {
         String perl = "use IPC::SysV qw(IPC_PRIVATE IPC_CREAT S_IRWXU); my $id = shmget(IPC_PRIVATE, 300<<20, IPC_CREAT|S_IRWXU) // die; "
                 + "my $chunk = 'x' x (1<<20); for my $i (0..299) { shmwrite($id, $chunk, $i<<20, 1<<20) or die; }";
         String user = "/usr/bin/perl -e '$x = \"x\" x (200<<20); select(undef, undef, undef, 0.7);'";
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of());
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.requiredShowing(dir);
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 1)) {
             Long clean = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", user)).withWorkingDirectory(dir)).usage().treeRssKb();
             launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "/usr/bin/perl -e '" + perl + "'")).withWorkingDirectory(dir));

@@ -16,14 +16,10 @@ class RedShmProbeTest {
     @TempDir
     Path dir;
 
-    @org.junit.jupiter.api.BeforeEach
-    void needsTheSandbox() {
-        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
-    }
 
     @Test
     void aSandboxedRunCannotSeeOrChangeAnotherRunsHeldOutput() throws Exception {
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of());
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.requiredShowing(dir);
         String base = Scratch.base().toString();
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 2)) {
             assertThat(launcher.sandbox().active()).isTrue();

@@ -33,7 +33,7 @@ class RedTeamTest {
     }
 
     private Launcher open() {
-        Launcher launcher = Launchers.open(log, new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of()));
+        Launcher launcher = Launchers.open(log, dev.patchgrade.core.SandboxAvailability.requiredShowing(dir));
         assertThat(launcher.sandbox().active()).as(launcher.sandbox().describe()).isTrue();
         return launcher;
     }

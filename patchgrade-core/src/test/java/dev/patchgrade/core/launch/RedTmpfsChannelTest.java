@@ -18,16 +18,12 @@ class RedTmpfsChannelTest {
     @TempDir
     Path dir;
 
-    @org.junit.jupiter.api.BeforeEach
-    void needsTheSandbox() {
-        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
-    }
 
     private static final String PROBE = "for d in /tmp /dev/shm; do : > $d/probe; stat -c %i $d/probe; rm $d/probe; done";
 
     @Test
     void aRunCannotPassANumberToTheNextThroughTheTmpfsInodeCounter() throws Exception {
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of());
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.requiredShowing(dir);
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 1)) {
             assertThat(launcher.sandbox().active()).isTrue();
             String before = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", PROBE)).withWorkingDirectory(dir)).stdout().excerpt();

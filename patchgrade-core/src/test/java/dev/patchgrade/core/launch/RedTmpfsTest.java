@@ -18,14 +18,10 @@ class RedTmpfsTest {
     @TempDir
     Path dir;
 
-    @org.junit.jupiter.api.BeforeEach
-    void needsTheSandbox() {
-        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
-    }
 
     @Test
     void aRunsPrivateTmpfsIsBoundedAndFreedWhenItEnds() throws Exception {
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of());
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.requiredShowing(dir);
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 2)) {
             assertThat(launcher.sandbox().active()).isTrue();
             long before = MemInfo.shmemKb();

@@ -21,14 +21,10 @@ class RedTreeRssTest {
     @TempDir
     Path dir;
 
-    @org.junit.jupiter.api.BeforeEach
-    void needsTheSandbox() {
-        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
-    }
 
     @Test
     void pinnedTmpfsOfTheRunBeforeDoesNotHideTheNextRunsMemory() throws Exception {
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of());
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.requiredShowing(dir);
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 1)) {
             LaunchRequest touch = LaunchRequest.of(List.of(Fixtures.command("touch_mb"), "200")).withWorkingDirectory(dir);
             LaunchResult honest = launcher.launch(touch);

@@ -27,7 +27,7 @@ class SocketScanRedTeamTest {
     }
 
     private Launcher open() {
-        Launcher launcher = Launchers.open(GradeLog.SILENT, new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of()));
+        Launcher launcher = Launchers.open(GradeLog.SILENT, dev.patchgrade.core.SandboxAvailability.requiredShowing(dir));
         assertThat(launcher.sandbox().active()).as(launcher.sandbox().describe()).isTrue();
         return launcher;
     }
