@@ -81,6 +81,7 @@ final class HelperProtocol {
             if (reply.containsKey("nostart")) {
                 return reply.size() == 4 && reply.containsKey("stage") && Integer.parseInt(reply.get("errno")) >= 0;
             }
+            // Exactly the figures, the word "done" and the run's token: no key of a child's making.
             if (!reply.containsKey("done") || !reply.keySet().containsAll(DONE_KEYS) || reply.size() != DONE_KEYS.size() + 2) {
                 return false;
             }

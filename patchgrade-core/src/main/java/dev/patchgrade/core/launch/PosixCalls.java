@@ -20,6 +20,8 @@ final class PosixCalls {
 
         int getsid(int pid);
 
+        int getpgid(int pid);
+
         int waitpid(int pid, int[] status, int options);
     }
 
@@ -43,6 +45,11 @@ final class PosixCalls {
     /** The session of {@code pid}, or -1 where it cannot be had. */
     static int sessionOf(long pid) {
         return LIBC == null ? -1 : LIBC.getsid((int) pid);
+    }
+
+    /** The process group of {@code pid}, or -1 where it cannot be had. */
+    static int groupOf(long pid) {
+        return LIBC == null ? -1 : LIBC.getpgid((int) pid);
     }
 
     /** Kills {@code pid} and reaps it: an orphan adopted by this JVM is no process the JDK waits for. */

@@ -23,24 +23,12 @@ final class ProcFacts {
         return -1;
     }
 
-    /** The process group of {@code pid}, or -1 when it is gone or {@code /proc} cannot tell. */
-    static long groupOf(long pid) {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.US_ASCII);
-            // The command name may hold spaces and parentheses: the fields that follow start after the last ')'.
-            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(fields[2]);
-        } catch (IOException | RuntimeException e) {
-            return -1;
-        }
-    }
-
     /**
      * Whether {@code pid} leads its own group and runs as {@code uid}. The pid comes from a file the helper's user
      * can write, so a run could name any process there; the JVM may run as a more powerful user than the helper
      * and must not lend it that power.
      */
     static boolean leadsAGroupOf(long pid, long uid) {
-        return pid > 1 && uid >= 0 && groupOf(pid) == pid && realUid(pid) == uid;
+        return pid > 1 && uid >= 0 && PosixCalls.groupOf(pid) == pid && realUid(pid) == uid;
     }
 }
