@@ -5,7 +5,6 @@ import dev.patchgrade.core.hashing.Sha256;
 
 import dev.patchgrade.core.PatchgradeException;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 
 /**
  * Shard K of N: the cases whose id hashes to K. The hash depends on the id alone, so reordering or
@@ -49,9 +48,6 @@ public record Shard(int index, int count) {
         return Long.remainderUnsigned(value, count) == index - 1;
     }
 
-    public List<Case> select(List<Case> cases) {
-        return cases.stream().filter(c -> selects(c.id())).toList();
-    }
 
     /** For suite names: {@code shard-2-of-4}, or empty for the whole set. */
     public String label() {
