@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /**
@@ -59,7 +60,9 @@ public final class GoldStore {
 
         /** The recorded case ids, in the order of their files' names: read from the directory again. */
         public Set<String> caseIds() {
-            return Collections.unmodifiableSet(readInNameOrder(lookup.directory(), lookup.buckets(), rerecord).ids);
+            Set<String> ids = new LinkedHashSet<>();
+            readInNameOrder(lookup.directory(), lookup.buckets(), ids, rerecord);
+            return Collections.unmodifiableSet(ids);
         }
 
         /** A key per recorded case: equal keys are a reason to believe the ids equal, not a proof (see {@link IdSet}). */
@@ -149,59 +152,27 @@ public final class GoldStore {
         // In the directory's own order, nothing per file held but its key: the sorted names and ids of 100,000 files
         // lived long enough to be promoted, and stayed in the old generation for the grade (issue 15). Whatever this
         // pass finds wrong is read again in name order, so that the message names the same file as always.
-        try {
-            Gold gold = readInDirectoryOrder(directory, buckets, rerecord);
-            if (gold != null) {
-                return gold;
+        IdSet keys = new IdSet();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, p -> p.getFileName().toString().endsWith(".json"))) {
+            Read read = readFiles(files, buckets, keys::add, null);
+            if (read != null) {
+                return new Gold(keys, new Lookup(directory, buckets, read.renamed), read.toolchain, read.normalize, rerecord);
             }
-        } catch (PatchgradeException e) {
+        } catch (IOException | DirectoryIteratorException | PatchgradeException e) {
             // the same problem, named in name order below
         }
-        Read read = readInNameOrder(directory, buckets, rerecord);
-        IdSet keys = new IdSet();
-        read.ids.forEach(keys::add);
-        return new Gold(keys, new Lookup(directory, buckets, read.renamed), read.toolchain, read.normalize, rerecord);
+        Set<String> ids = new LinkedHashSet<>();
+        Read read = readInNameOrder(directory, buckets, ids, rerecord);
+        IdSet named = new IdSet();
+        ids.forEach(named::add);
+        return new Gold(named, new Lookup(directory, buckets, read.renamed), read.toolchain, read.normalize, rerecord);
     }
 
-    /** The gold, or {@code null} where two files share a case key or differ in toolchain or rules: then only name order says which. */
-    private static Gold readInDirectoryOrder(Path directory, TimeBuckets buckets, String rerecord) {
-        IdSet keys = new IdSet();
-        Map<String, String> renamed = new HashMap<>();
-        String toolchain = null;
-        List<NormalizeRule> normalize = null;
-        boolean first = true;
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, p -> p.getFileName().toString().endsWith(".json"))) {
-            for (Path file : files) {
-                JsonNode node = GoldFile.parse(file);
-                DigestTuple tuple = GoldFile.tuple(file, node, buckets);
-                if (!keys.add(tuple.caseId())) {
-                    return null;
-                }
-                String name = file.getFileName().toString();
-                if (!name.equals(SafeNames.jsonFile(tuple.caseId()))) {
-                    renamed.put(tuple.caseId(), name);
-                }
-                GoldFile.excerptsOf(file, node);
-                String fileToolchain = node.hasNonNull("toolchain") ? node.get("toolchain").asText() : null;
-                List<NormalizeRule> fileNormalize = GoldFile.normalizeRules(file, node.get("normalize"));
-                if (first) {
-                    first = false;
-                    toolchain = fileToolchain;
-                    normalize = fileNormalize;
-                } else if (!Objects.equals(toolchain, fileToolchain) || !normalize.equals(fileNormalize)) {
-                    return null;
-                }
-            }
-        } catch (IOException | DirectoryIteratorException e) {
-            return null;
-        }
-        return new Gold(keys, new Lookup(directory, buckets, renamed), toolchain, normalize == null ? List.of() : normalize, rerecord);
-    }
+    /** What a pass over the gold files found. */
+    private record Read(Map<String, String> renamed, String toolchain, List<NormalizeRule> normalize) {}
 
-    /** What a read in name order found: every id, in that order. */
-    private record Read(Set<String> ids, Map<String, String> renamed, String toolchain, List<NormalizeRule> normalize) {}
-
-    private static Read readInNameOrder(Path directory, TimeBuckets buckets, String rerecord) {
+    /** Every gold file in name order, its ids added to {@code ids}; a problem is an error naming the file. */
+    private static Read readInNameOrder(Path directory, TimeBuckets buckets, Set<String> ids, String rerecord) {
         // Names, not paths: with 100,000 cases the list is large while the directory is read.
         List<String> names;
         try (Stream<Path> list = Files.list(directory)) {
@@ -209,18 +180,29 @@ public final class GoldStore {
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.MISSING_GOLD, directory + ": cannot list the gold directory (" + e.getMessage() + ")");
         }
-        Set<String> ids = new LinkedHashSet<>();
+        return readFiles(() -> names.stream().map(directory::resolve).iterator(), buckets, ids::add, rerecord);
+    }
+
+    /**
+     * One pass over the gold files. {@code newId} adds a case and says whether it was new. With {@code rerecord} (a read in
+     * name order) a duplicate case or a file recorded apart from the others is an error naming that file; without it the
+     * pass returns {@code null} there, and only a read in name order says which file is wrong.
+     */
+    private static Read readFiles(Iterable<Path> files, TimeBuckets buckets, Predicate<String> newId, String rerecord) {
         Map<String, String> renamed = new HashMap<>();
         String toolchain = null;
         List<NormalizeRule> normalize = null;
         Path first = null;
-        for (String name : names) {
-            Path file = directory.resolve(name);
+        for (Path file : files) {
             JsonNode node = GoldFile.parse(file);
             DigestTuple tuple = GoldFile.tuple(file, node, buckets);
-            if (!ids.add(tuple.caseId())) {
+            String name = file.getFileName().toString();
+            if (!newId.test(tuple.caseId())) {
+                if (rerecord == null) {
+                    return null;
+                }
                 throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": case \"" + tuple.caseId() + "\" is also in "
-                        + directory.resolve(renamed.getOrDefault(tuple.caseId(), SafeNames.jsonFile(tuple.caseId()))) + "; keep one digest per case");
+                        + file.resolveSibling(renamed.getOrDefault(tuple.caseId(), SafeNames.jsonFile(tuple.caseId()))) + "; keep one digest per case");
             }
             if (!name.equals(SafeNames.jsonFile(tuple.caseId()))) {
                 renamed.put(tuple.caseId(), name);
@@ -233,11 +215,14 @@ public final class GoldStore {
                 toolchain = fileToolchain;
                 normalize = fileNormalize;
             } else if (!Objects.equals(toolchain, fileToolchain) || !normalize.equals(fileNormalize)) {
+                if (rerecord == null) {
+                    return null;
+                }
                 throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": its toolchain or normalize rules differ from " + first
                         + "; a gold directory is recorded in one go, so re-record it with `" + rerecord + "`");
             }
         }
-        return new Read(ids, renamed, toolchain, normalize == null ? List.of() : normalize);
+        return new Read(renamed, toolchain, normalize == null ? List.of() : normalize);
     }
 
     static void deleteTree(Path root) throws IOException {
