@@ -121,6 +121,10 @@ final class HelperProtocol {
                 case "chdir" -> "cannot enter the working directory " + request.workingDirectory()
                         + (errno == EACCES || errno == ENOENT ? " (hidden by the sandbox? " + showIt + ")" : "");
                 case "stdin", "stdout", "stderr" -> "cannot open the file for " + stage;
+                case "sandbox_tmp", "sandbox_ipc" -> "the sandbox could not give the run its own "
+                        + (stage.equals("sandbox_tmp") ? "/tmp and /dev/shm (a tmpfs mount" : "IPC namespace (unshare(CLONE_NEWIPC)")
+                        + " was refused inside the run's user namespace; a seccomp profile or LSM of the agent's container can do that: "
+                        + "allow it there, as the README's \"Jenkins agents and containers\" says)";
                 default -> "failed while preparing the child (" + stage + ")";
             };
             return new StartFailure(StartFailure.Kind.OTHER, shown, what + ", errno " + errno);
