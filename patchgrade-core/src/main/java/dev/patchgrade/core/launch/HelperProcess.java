@@ -197,8 +197,8 @@ final class HelperProcess {
     /**
      * The helper and whatever it was running go. A helper that can still run cleans up its own tree, the one
      * complete account of it (a child in a session of its own, a group the pid file no longer names): its stdin
-     * ends, and it is continued in case a run stopped it. Without the sandbox the child's group is killed from
-     * here as well, and the helper is killed at the latest after {@link #CLEANUP}.
+     * ends, and it is continued in case a run stopped it. A helper not done after {@link #CLEANUP} has its
+     * descendants killed from here, then the pid file's group (without the sandbox), then itself.
      */
     private void killRun() {
         // Closing waits for a writer blocked on the helper's full pipe: on a thread of its own. Until the close
@@ -230,6 +230,17 @@ final class HelperProcess {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        if (process.isAlive()) {
+            // Still not done (a run that keeps stopping it on a busy machine): its tree is killed from here, while the
+            // parent links still lead to it. A descendant is of the run's making, never a process a run could name.
+            for (int round = 0; round < 50; round++) {
+                List<ProcessHandle> tree = process.descendants().toList();
+                if (tree.isEmpty()) {
+                    break;
+                }
+                tree.forEach(ProcessHandle::destroyForcibly);
+            }
         }
         PosixCalls.killGroup(lastChild());
         process.destroyForcibly();
