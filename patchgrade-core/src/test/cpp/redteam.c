@@ -12,6 +12,20 @@
  *                         each is charged to the caller's host-wide quota (user.max_user_namespaces)
  *   unix-connect PATH     connects to a unix socket on the host file system (a daemon outside the
  *                         sandbox: docker, dbus, a database...), prints "connected" if it could
+ *   dgram-pair PATH [raw] a datagram socketpair (or SOCK_RAW, which unix makes a datagram) that
+ *                         connect()s, else sendto()s, a datagram socket at PATH: prints "connected",
+ *                         "sent" or "refused errno=N"
+ *   dgram-daemon PATH MS  (outside the sandbox) binds a datagram socket at PATH, prints "ready", then
+ *                         "got:TEXT" for the first datagram within MS ms, or "nothing"
+ *   stream-pair-connect PATH   a stream socketpair's end connect()s and sendto()s PATH, then again
+ *                         once its peer is closed: one line each, "connected", "sent" or "refused errno=N"
+ *   stream-pair           a stream and a seqpacket socketpair each carry a message to a child and its
+ *                         answer back: prints "pair-ok"
+ *   uring-socket          io_uring_setup (whose socket and connect operations pass no seccomp
+ *                         filter): prints "uring-open" or "refused errno=N"
+ *   compat-sockets        (x86_64) the i386 calls through int 0x80: socket(AF_UNIX), socketpair of a
+ *                         datagram and of a stream, socketcall(SYS_SOCKET), io_uring_setup, add_key;
+ *                         one line each, "NAME ok" or "NAME refused errno=N"
  *   slot-store VALUE / slot-load   VALUE kept on the stdout file itself (an xattr and its access
  *                         time), for a later run that is given the same file again (truncated)
  *   sigchld-ign MS        ignores SIGCHLD, burns MS ms of CPU in a child (auto-reaped by the kernel,
@@ -30,10 +44,13 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <poll.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
@@ -84,6 +101,62 @@ static double cpu_seconds(void) {
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return t.tv_sec + t.tv_nsec / 1e9;
 }
+
+static struct sockaddr_un unix_address(const char *path) {
+    struct sockaddr_un to;
+    memset(&to, 0, sizeof to);
+    to.sun_family = AF_UNIX;
+    snprintf(to.sun_path, sizeof to.sun_path, "%s", path);
+    return to;
+}
+
+/* Reaches the socket at `path` from `fd`: "connected", "sent", or why not. */
+static void reach(const char *label, int fd, const char *path) {
+    struct sockaddr_un to = unix_address(path);
+    if (connect(fd, (struct sockaddr *)&to, sizeof to) == 0) {
+        printf("%sconnected\n", label);
+        if (write(fd, "answer please\n", 14) < 0) { }
+        return;
+    }
+    int connect_errno = errno;
+    if (sendto(fd, "answer please\n", 14, MSG_DONTWAIT, (struct sockaddr *)&to, sizeof to) == 14) {
+        printf("%ssent\n", label);
+        return;
+    }
+    printf("%srefused errno=%d sendto errno=%d\n", label, connect_errno, errno);
+}
+
+/* One message from parent to a forked child and its answer back over a socketpair of `type`. */
+static int pair_carries(int type) {
+    int sv[2];
+    if (socketpair(AF_UNIX, type | SOCK_CLOEXEC, 0, sv) != 0) return 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        char got[8] = "";
+        _exit(read(sv[1], got, sizeof got) == 4 && memcmp(got, "ping", 4) == 0 && write(sv[1], "pong", 4) == 4 ? 0 : 1);
+    }
+    char back[8] = "";
+    int ok = pid > 0 && write(sv[0], "ping", 4) == 4 && read(sv[0], back, sizeof back) == 4 && memcmp(back, "pong", 4) == 0;
+    int status = 1;
+    if (pid > 0) waitpid(pid, &status, 0);
+    close(sv[0]);
+    close(sv[1]);
+    return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+#if defined(__x86_64__)
+/* An i386 system call from this 64-bit program: seccomp sees the compat arch and i386's numbers. */
+static long i386_call(long nr, long a, long b, long c, long d) {
+    long ret;
+    __asm__ volatile("int $0x80" : "=a"(ret) : "a"(nr), "b"(a), "c"(b), "d"(c), "S"(d) : "memory");
+    return ret;
+}
+
+static void compat_report(const char *name, long ret) {
+    if (ret >= 0) printf("%s ok\n", name);
+    else printf("%s refused errno=%ld\n", name, -ret);
+}
+#endif
 
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
@@ -168,6 +241,88 @@ int main(int argc, char **argv) {
         } else {
             printf("refused errno=%d\n", errno);
         }
+        return 0;
+    }
+    if (strcmp(mode, "dgram-pair") == 0 && argc > 2) {
+        int sv[2];
+        int type = argc > 3 && strcmp(argv[3], "raw") == 0 ? SOCK_RAW : SOCK_DGRAM;
+        if (socketpair(AF_UNIX, type, 0, sv) != 0) {
+            printf("refused errno=%d\n", errno);
+            return 0;
+        }
+        reach("", sv[0], argv[2]);
+        return 0;
+    }
+    if (strcmp(mode, "dgram-daemon") == 0 && argc > 3) {
+        struct sockaddr_un at = unix_address(argv[2]);
+        int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+        if (fd < 0 || bind(fd, (struct sockaddr *)&at, sizeof at) != 0 || chmod(argv[2], 0777) != 0) {
+            printf("bind failed errno=%d\n", errno);
+            return 1;
+        }
+        printf("ready\n");
+        fflush(stdout);
+        struct pollfd waiting = {fd, POLLIN, 0};
+        char got[64];
+        ssize_t n = poll(&waiting, 1, atoi(argv[3])) == 1 ? recv(fd, got, sizeof got - 1, 0) : -1;
+        if (n > 0) {
+            got[n] = '\0';
+            got[strcspn(got, "\n")] = '\0';
+            printf("got:%s\n", got);
+        } else {
+            printf("nothing\n");
+        }
+        unlink(argv[2]);
+        return 0;
+    }
+    if (strcmp(mode, "stream-pair-connect") == 0 && argc > 2) {
+        int sv[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) {
+            printf("socketpair refused errno=%d\n", errno);
+            return 0;
+        }
+        reach("", sv[0], argv[2]);
+        close(sv[1]);
+        reach("peer closed: ", sv[0], argv[2]);
+        return 0;
+    }
+    if (strcmp(mode, "stream-pair") == 0) {
+        if (!pair_carries(SOCK_STREAM)) printf("stream pair failed errno=%d\n", errno);
+        else if (!pair_carries(SOCK_SEQPACKET)) printf("seqpacket pair failed errno=%d\n", errno);
+        else printf("pair-ok\n");
+        return 0;
+    }
+    if (strcmp(mode, "uring-socket") == 0) {
+        unsigned char params[120]; /* struct io_uring_params: zeroed asks for nothing special */
+        memset(params, 0, sizeof params);
+        long fd = syscall(425 /* io_uring_setup */, 8, params);
+        if (fd >= 0) printf("uring-open\n");
+        else printf("refused errno=%d\n", errno);
+        return 0;
+    }
+    if (strcmp(mode, "compat-sockets") == 0) {
+#if defined(__x86_64__)
+        /* int 0x80 takes 32-bit pointers: memory below 4 GiB. */
+        long *low = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
+        if (low == MAP_FAILED) return 3;
+        int *pair = (int *)low;
+        unsigned int *socketcall_args = (unsigned int *)(low + 8);
+        socketcall_args[0] = AF_UNIX;
+        socketcall_args[1] = SOCK_STREAM;
+        socketcall_args[2] = 0;
+        char *key_type = (char *)(low + 16);
+        strcpy(key_type, "user");
+        strcpy(key_type + 8, "pg-answer");
+        compat_report("socket", i386_call(359, AF_UNIX, SOCK_STREAM, 0, 0));
+        compat_report("socketpair-dgram", i386_call(360, AF_UNIX, SOCK_DGRAM, 0, (long)pair));
+        compat_report("socketpair-raw", i386_call(360, AF_UNIX, SOCK_RAW, 0, (long)pair));
+        compat_report("socketpair-stream", i386_call(360, AF_UNIX, SOCK_STREAM, 0, (long)pair));
+        compat_report("socketcall", i386_call(102, 1 /* SYS_SOCKET */, (long)socketcall_args, 0, 0));
+        compat_report("io_uring_setup", i386_call(425, 8, (long)(low + 64), 0, 0));
+        compat_report("add_key", i386_call(286, (long)key_type, (long)(key_type + 8), (long)key_type, 4));
+#else
+        printf("no compat arch\n");
+#endif
         return 0;
     }
     if (strcmp(mode, "slot-store") == 0 && argc > 2) {

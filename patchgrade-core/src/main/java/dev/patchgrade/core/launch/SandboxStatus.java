@@ -59,6 +59,8 @@ public record SandboxStatus(String mode, String reason) {
                     + "agent with --security-opt seccomp=unconfined (the default profile blocks unshare/clone of namespaces) "
                     + "or --privileged";
             case "unsupported" -> "the sandbox needs Linux namespaces; this platform has none";
+            case "unsupported_arch" -> "the sandbox's seccomp filter knows x86_64 and aarch64 only, and without it a run "
+                    + "could reach the host's unix sockets";
             case "socket_scan", "socket_scan_count", "socket_scan_depth", "socket_scan_path" -> "the sandbox hides every unix socket "
                     + "in the directories it shows (a socket reaches a process outside the sandbox) and could not finish that scan ("
                     + switch (errno) {

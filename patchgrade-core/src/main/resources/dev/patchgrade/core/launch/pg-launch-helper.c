@@ -25,8 +25,12 @@
  * What runs share (the zygote's user, mount and network namespaces) must carry nothing from one run
  * to the next, and nothing of the host may take the target's writes: /dev is a read-only tmpfs with
  * the harmless nodes only, /run is empty, /proc/sys is read-only, the target's seccomp filter
- * refuses the keyring calls and AF_VSOCK, the network namespace keeps no TIME_WAIT sockets or TCP
- * metrics, each run's output files are new inodes, and the zygote caps the namespaces runs can hold.
+ * refuses the keyring calls, the network namespace keeps no TIME_WAIT sockets or TCP metrics, each
+ * run's output files are new inodes, and the zygote caps the namespaces runs can hold. Nor may a run
+ * reach past the network namespace: the filter refuses AF_VSOCK, any unix socket that can name a
+ * path (socket(AF_UNIX), a datagram socketpair; a pathname connect() crosses a read-only mount, to
+ * any host daemon's socket the view shows) and io_uring (whose socket operations pass no filter).
+ * A stream or seqpacket socketpair still works.
  *
  * Start: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P]... [--ro P]... [--rw P]...
  *        [--cgroup] [--deny-userns] [--scan-limit ENTRIES]
@@ -478,8 +482,17 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
 #ifdef __linux__
 /*
  * A sandboxed target shares its user namespace (and so its user keyring) with every later run of
- * the worker: the keyring calls are refused, so no run leaves an answer there for the next. AF_VSOCK
- * is refused too: it is not confined by the network namespace and reaches the hypervisor's host.
+ * the worker: the keyring calls are refused, so no run leaves an answer there for the next.
+ * Sockets that reach past the network namespace are refused too. AF_VSOCK reaches the hypervisor's
+ * host. A pathname unix socket takes connect() (and a datagram's sendto()) through a read-only mount
+ * to whatever host daemon's socket the view shows, bound before the sandbox or after it, and Landlock
+ * of the kernels we run on cannot refuse that: so the target gets no unix socket that can name a
+ * path. socket(AF_UNIX) is refused outright; socketpair(AF_UNIX) is allowed for the connected stream
+ * types only, whose connect() fails with EISCONN and whose sendto() refuses or ignores an address (a
+ * datagram pair, and SOCK_RAW, which unix makes a datagram, can connect() or sendto() any path).
+ * io_uring is refused: its socket and connect operations run in the kernel, past this filter. On
+ * i386, socketcall() is refused: its arguments sit in memory a filter cannot read (glibc has used
+ * the direct calls since Linux 4.3).
  */
 #if defined(__x86_64__)
 #define PG_NATIVE_ARCH AUDIT_ARCH_X86_64
@@ -493,31 +506,78 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
 #ifndef AF_VSOCK
 #define AF_VSOCK 40
 #endif
+#ifndef __NR_io_uring_setup
+/* The same on every architecture (Linux 5.1 numbered them all alike). */
+#define __NR_io_uring_setup 425
+#define __NR_io_uring_enter 426
+#define __NR_io_uring_register 427
+#endif
 static int confine_syscalls(void) {
 #ifdef PG_NATIVE_ARCH
-    struct sock_filter filter[] = {
-        /*  0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)),
-        /*  1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PG_NATIVE_ARCH, 1, 0),
-        /*  2 */ BPF_STMT(BPF_JMP | BPF_JA | BPF_K, 6), /* to the compat checks */
-        /*  3 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        /*  4 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, PG_X32_BIT, 13, 0),
-        /*  5 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_add_key, 12, 0),
-        /*  6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_request_key, 11, 0),
-        /*  7 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_keyctl, 10, 0),
-        /*  8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_socket, 6, 8),
-        /*  9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, PG_COMPAT_ARCH, 0, 7),
-        /* 10 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
-        /* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 286 /* i386 add_key */, 6, 0),
-        /* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 287 /* i386 request_key */, 5, 0),
-        /* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 288 /* i386 keyctl */, 4, 0),
-        /* 14 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 359 /* i386 socket */, 0, 2),
-        /* 15 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0])),
-        /* 16 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_VSOCK, 2, 0),
-        /* 17 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-        /* 18 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
-        /* 19 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+    /* Every instruction sits at the index it is written with and every jump names its target, so
+     * no offset is counted by hand: a wrong one would silently allow everything. */
+    enum { COMPAT = 13, SOCKET = 25, PAIR = 29, ALLOW = 35, NOSYS = 36, ACCES = 37, NOAF = 38, LENGTH = 39 };
+#define PG_TO(at, label) ((label) - (at) - 1)
+#define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
+#define PG_JEQ(at, value, then, otherwise) [at] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), PG_TO(at, then), PG_TO(at, otherwise))
+#define PG_IF(at, value, then) PG_JEQ(at, value, then, (at) + 1)
+#define PG_GOTO(at, label) [at] = BPF_STMT(BPF_JMP | BPF_JA | BPF_K, PG_TO(at, label))
+#define PG_RETURN(at, action) [at] = BPF_STMT(BPF_RET | BPF_K, (action))
+    struct sock_filter filter[LENGTH] = {
+        PG_LOAD(0, arch),
+        PG_JEQ(1, PG_NATIVE_ARCH, 2, COMPAT),
+        PG_LOAD(2, nr),
+        /* x32 calls (the same arch, with this bit) are none of them checked below: all refused. */
+        [3] = BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, PG_X32_BIT, PG_TO(3, NOSYS), 0),
+        PG_IF(4, __NR_add_key, NOSYS),
+        PG_IF(5, __NR_request_key, NOSYS),
+        PG_IF(6, __NR_keyctl, NOSYS),
+        PG_IF(7, __NR_io_uring_setup, NOSYS),
+        PG_IF(8, __NR_io_uring_enter, NOSYS),
+        PG_IF(9, __NR_io_uring_register, NOSYS),
+        PG_IF(10, __NR_socket, SOCKET),
+        PG_IF(11, __NR_socketpair, PAIR),
+        PG_GOTO(12, ALLOW),
+        /* COMPAT: 32-bit calls (int 0x80 works from any x86_64 program too), by i386's numbers. A
+         * still holds the arch; aarch64 has no compat arch of ours (0 never matches). */
+        PG_JEQ(13, PG_COMPAT_ARCH, 14, ALLOW),
+        PG_LOAD(14, nr),
+        PG_IF(15, 286 /* add_key */, NOSYS),
+        PG_IF(16, 287 /* request_key */, NOSYS),
+        PG_IF(17, 288 /* keyctl */, NOSYS),
+        PG_IF(18, 425 /* io_uring_setup */, NOSYS),
+        PG_IF(19, 426 /* io_uring_enter */, NOSYS),
+        PG_IF(20, 427 /* io_uring_register */, NOSYS),
+        PG_IF(21, 102 /* socketcall */, NOSYS),
+        PG_IF(22, 359 /* socket */, SOCKET),
+        PG_IF(23, 360 /* socketpair */, PAIR),
+        PG_GOTO(24, ALLOW),
+        /* SOCKET: socket(family, type, protocol). An argument's low 32 bits (little-endian): the int
+         * the kernel reads, whatever the high bits hold. */
+        PG_LOAD(25, args[0]),
+        PG_IF(26, AF_VSOCK, NOAF),
+        PG_IF(27, AF_UNIX, ACCES),
+        PG_GOTO(28, ALLOW),
+        /* PAIR: socketpair(family, type, protocol, sv), the type without SOCK_NONBLOCK and SOCK_CLOEXEC
+         * (any other flag bit is EINVAL in the kernel). */
+        PG_LOAD(29, args[0]),
+        PG_JEQ(30, AF_UNIX, 31, ALLOW),
+        PG_LOAD(31, args[1]),
+        [32] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+        PG_IF(33, SOCK_STREAM, ALLOW),
+        PG_JEQ(34, SOCK_SEQPACKET, ALLOW, ACCES),
+        PG_RETURN(35, SECCOMP_RET_ALLOW),
+        PG_RETURN(36, SECCOMP_RET_ERRNO | ENOSYS),
+        PG_RETURN(37, SECCOMP_RET_ERRNO | EACCES),
+        PG_RETURN(38, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
     };
-    struct sock_fprog program = {(unsigned short)(sizeof filter / sizeof filter[0]), filter};
+#undef PG_TO
+#undef PG_LOAD
+#undef PG_JEQ
+#undef PG_IF
+#undef PG_GOTO
+#undef PG_RETURN
+    struct sock_fprog program = {LENGTH, filter};
     return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program, 0, 0);
 #else
     return 0;
@@ -1893,7 +1953,11 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
 
 /* Starts the zygote; returns NULL when the sandbox is up, else why not ("stage:errno"). */
 static const char *start_zygote(char *why, size_t why_len) {
-#ifdef __linux__
+#if defined(__linux__) && !defined(PG_NATIVE_ARCH)
+    /* No seccomp filter for this architecture: its runs would reach the host's unix sockets. */
+    snprintf(why, why_len, "unsupported_arch:0");
+    return why;
+#elif defined(__linux__)
     int sv[2], report[2], go[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0 || pipe2(report, O_CLOEXEC) != 0 || pipe2(go, O_CLOEXEC) != 0) {
         snprintf(why, why_len, "socketpair:%d", errno);
