@@ -5,7 +5,6 @@ import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.grade.Suggestions;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,8 +30,6 @@ final class HelperLauncher implements Launcher {
     static final String DENY_USERNS_PROPERTY = "patchgrade.sandbox.denyUserns";
     /** Tests: a command the helper is started through, e.g. {@code setpriv --reuid=65534 ...} to see what a non-root user gets. */
     static final String WRAPPER_PROPERTY = "patchgrade.helper.wrapper";
-    /** Tests: how many directory entries the sandbox's scan for unix sockets may read before it gives up. */
-    static final String SCAN_LIMIT_PROPERTY = "patchgrade.sandbox.scanLimit";
     /** Beyond a run's own timeout and grace, how long the JVM waits for the helper's answer (milliseconds; tests shorten it). */
     static final String ANSWER_MARGIN_PROPERTY = "patchgrade.helper.answerMarginMillis";
     static final Duration STARTUP = Duration.ofSeconds(20);
@@ -45,7 +42,6 @@ final class HelperLauncher implements Launcher {
     private final String cgroup;
     private final String cpuCgroup;
     private final boolean taskClock;
-    private final String socketScan;
     private final int concurrency;
     /** How messages name the settings that fix what they report. */
     private final Suggestions shown;
@@ -77,10 +73,6 @@ final class HelperLauncher implements Launcher {
             if (Boolean.getBoolean(DENY_USERNS_PROPERTY)) {
                 arguments.add("--deny-userns");
             }
-            Long scanLimit = Long.getLong(SCAN_LIMIT_PROPERTY);
-            if (scanLimit != null) {
-                arguments.addAll(List.of("--scan-limit", Long.toString(scanLimit)));
-            }
             arguments.addAll(spec.helperArguments());
         }
         HelperProcess first;
@@ -100,12 +92,8 @@ final class HelperLauncher implements Launcher {
             this.sandbox = SandboxStatus.on();
             this.helperArguments = arguments;
         } else {
-            String where = ready.get("where");
-            String why = SandboxStatus.explainRefusal(reason, shown) + (where == null ? ""
-                    : " (it stopped in " + java.net.URLDecoder.decode(where, StandardCharsets.UTF_8) + ")");
-            // Not the kernel's refusal but a view too big to make safe, maybe made so by a candidate filling a
-            // writable path: falling back to no sandbox would reward that, so it stops the execution in every mode.
-            if (spec.mode() == SandboxSpec.Mode.REQUIRED || SandboxStatus.isScanFailure(reason)) {
+            String why = SandboxStatus.explainRefusal(reason);
+            if (spec.mode() == SandboxSpec.Mode.REQUIRED) {
                 first.destroy();
                 watchdog.close();
                 throw new PatchgradeException(ErrorName.SANDBOX_UNAVAILABLE, "sandbox=" + spec.mode().wireName() + ", but " + why
@@ -120,8 +108,6 @@ final class HelperLauncher implements Launcher {
         this.cgroup = ready.getOrDefault("cgroup", "none");
         this.cpuCgroup = ready.getOrDefault("cpu_cgroup", "none");
         this.taskClock = sandbox.active() && "1".equals(ready.get("task_clock"));
-        this.socketScan = ready.containsKey("scan_entries") ? "; " + ready.get("scan_sockets") + " unix sockets hidden after scanning "
-                + ready.get("scan_entries") + " entries in " + Long.parseLong(ready.getOrDefault("scan_us", "0")) / 1000 + " ms" : "";
         log.debug("sandbox: " + description());
         all.add(first);
     }
@@ -133,7 +119,7 @@ final class HelperLauncher implements Launcher {
 
     @Override
     public String description() {
-        return "launch helper " + helperBinary + (sandbox.active() ? " in the namespace sandbox" + socketScan : " without sandbox");
+        return "launch helper " + helperBinary + (sandbox.active() ? " in the namespace sandbox" : " without sandbox");
     }
 
     @Override

@@ -1,9 +1,5 @@
 package dev.patchgrade.core.launch;
 
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
-
-
 /**
  * Whether a launcher's children run in the sandbox, and if not, why.
  *
@@ -32,15 +28,10 @@ public record SandboxStatus(String mode, String reason) {
                 : "off (" + reason + "): not tamper-proof, a candidate could read oracles and rewrite reports";
     }
 
-    /** Whether the helper's refusal was its scan for unix sockets, not the kernel. */
-    static boolean isScanFailure(String stageAndErrno) {
-        return stageAndErrno != null && (stageAndErrno.startsWith("socket_scan") || stageAndErrno.startsWith("socket_cover"));
-    }
-
     /**
      * Why the kernel refused, from the helper's "stage:errno", in words with the fix.
      */
-    static String explainRefusal(String stageAndErrno, Suggestions shown) {
+    static String explainRefusal(String stageAndErrno) {
         String stage = stageAndErrno;
         int errno = 0;
         int colon = stageAndErrno.lastIndexOf(':');
@@ -61,20 +52,6 @@ public record SandboxStatus(String mode, String reason) {
             case "unsupported" -> "the sandbox needs Linux namespaces; this platform has none";
             case "unsupported_arch" -> "the sandbox's seccomp filter knows x86_64 and aarch64 only, and without it a run "
                     + "could reach the host's unix sockets";
-            case "socket_scan", "socket_scan_count", "socket_scan_depth", "socket_scan_path" -> "the sandbox hides every unix socket "
-                    + "in the directories it shows (a socket reaches a process outside the sandbox) and could not finish that scan ("
-                    + switch (errno) {
-                        case 7 -> "more directory entries than it reads at helper start";
-                        case 110 -> "it took longer than its time limit";
-                        case 31 -> "more sockets than it hides";
-                        case 40 -> "directories nested too deep";
-                        default -> "errno " + errno;
-                    } + "). Hide big trees the children do not need (a Docker data root, a huge cache) with " + shown.setting(Setting.HIDDEN_PATHS) + ", "
-                    + "or show fewer directories";
-            case "socket_cover", "socket_scan_blind" -> "the sandbox could not hide a unix socket (or an unlistable directory) "
-                    + "it found in the view (errno " + errno + "); hide the directory that holds it with " + shown.setting(Setting.HIDDEN_PATHS)
-                    + " (find it with "
-                    + "find / -xdev -type s), or use sandbox=off on this agent";
             default -> "setting up the sandbox failed at step '" + stage + "' (errno " + errno + "); in a container, run the agent "
                     + "with --security-opt seccomp=unconfined --security-opt apparmor=unconfined";
         };

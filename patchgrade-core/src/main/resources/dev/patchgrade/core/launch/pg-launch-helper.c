@@ -33,9 +33,9 @@
  * A stream or seqpacket socketpair still works.
  *
  * Start: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P]... [--ro P]... [--rw P]...
- *        [--cgroup] [--deny-userns] [--scan-limit ENTRIES]
+ *        [--cgroup] [--deny-userns]
  * First line on stdout: "ready sandbox=<namespaces|off> reason=<word> cgroup=<v1|v2|none> cpu_cgroup=<v1|v2|none>",
- * with the sandbox up also "scan_entries=<n> scan_sockets=<n> scan_blind=<n> scan_us=<n>" (the socket scan's cost).
+ * with the sandbox up also "task_clock=<0|1>" (whether PID 1 has its perf task-clock counter).
  * Request on stdin: "PGRUN1 <length as 10 digits>\n", then <length> bytes of NUL-terminated fields:
  *   token timeout_ms grace_ms output_cap_bytes exe cwd stdin_path stdout_path stderr_path
  *   argc argv... envc env...
@@ -65,7 +65,6 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/time.h>
 #include <sys/types.h>
 #include <sys/uio.h>
@@ -1158,29 +1157,9 @@ static int set_mount_attr_fd(int fd, const char *by_path) {
 }
 
 /* Why the sandbox could not be set up: the first failing step and its errno, sent to the helper. */
-/* The directory the scan was in (the view's path, without /newroot): where it stopped, for the message. */
-static const char *scan_current;
-/* Where a failed step happened, %-encoded (no spaces): sent up with the failure, shown in the ready line. */
-static char fail_where[3 * PATH_MAX + 1];
-
-static void encode_where(const char *path) {
-    static const char hex[] = "0123456789ABCDEF";
-    size_t out = 0;
-    for (const unsigned char *c = (const unsigned char *)path; *c && out + 4 < sizeof fail_where; c++) {
-        if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || strchr("/._-", *c)) {
-            fail_where[out++] = (char)*c;
-        } else {
-            fail_where[out++] = '%';
-            fail_where[out++] = hex[*c >> 4];
-            fail_where[out++] = hex[*c & 15];
-        }
-    }
-    fail_where[out] = '\0';
-}
-
 static void zygote_fail(int report_fd, const char *stage) {
-    char message[128 + sizeof fail_where];
-    int len = snprintf(message, sizeof message, "fail %s %d %s", stage, errno, fail_where[0] ? fail_where : "-");
+    char message[128];
+    int len = snprintf(message, sizeof message, "fail %s %d", stage, errno);
     if (write(report_fd, message, (size_t)len) < 0) { }
     _exit(2);
 }
@@ -1263,295 +1242,6 @@ static const char *write_maps(pid_t pid) {
     return NULL;
 }
 
-/*
- * Unix sockets. connect() on a pathname socket reaches its listener through a read-only mount and
- * past the network namespace, and Landlock of this kernel's ABI cannot refuse it: every socket the
- * view shows where one can be bound (the shown trees, and the host's service areas; /run, /tmp, /dev
- * and home are empty or fresh already) is covered by the mode-0 file, as hidden files are. Bounded:
- * a tree too big to scan stops the sandbox with "socket_scan" rather than leave a socket in it
- * reachable (hiddenPaths takes such a tree out of the view, and out of the scan).
- */
-#define SCAN_MAX_DEPTH 128
-#define SCAN_MAX_SOCKETS 4096
-/* Every top-level directory is scanned but these: the system's own trees (no service binds a socket
- * there) and what the view replaces anyway (/run, /dev, /tmp per run, /proc, /sys). */
-static const char *const scan_system_trees[] = {"proc", "sys", "dev", "run", "tmp", "usr", "lib", "lib32", "lib64", "libx32",
-                                                "bin", "sbin", "boot"};
-static int view_root = -1; /* /newroot, for symlinks resolved as the candidate would */
-struct socket_scan {
-    long long entries, sockets, blind, started_us, elapsed_us;
-    long long entry_limit, time_limit_us;
-    const char *failure; /* why it stopped, with errno set */
-};
-static struct socket_scan scan = {0, 0, 0, 0, 0, 1000000, 15000000, NULL};
-
-#ifndef OPEN_TREE_CLONE
-#define OPEN_TREE_CLONE 1
-#endif
-#ifndef MOVE_MOUNT_F_EMPTY_PATH
-#define MOVE_MOUNT_F_EMPTY_PATH 0x00000004
-#define MOVE_MOUNT_T_EMPTY_PATH 0x00000040
-#endif
-#ifndef MOUNT_ATTR_NODEV
-#define MOUNT_ATTR_NODEV 0x00000004
-#define MOUNT_ATTR_NOEXEC 0x00000008
-#endif
-
-/* Covers the socket `name` in `dir` (at `path` in the view) with the hidden file, read-only: 1, 0
- * when it is no (longer a) socket, -1 with errno. By
- * descriptor where the kernel has the new mount API: nothing can move the socket between the look
- * and the mount. A symlink is followed inside the view only (openat2), and only with that API. */
-static int cover_socket(int dir, const char *name, const char *path, int symlink) {
-#if defined(SYS_open_tree) && defined(SYS_move_mount) && defined(SYS_mount_setattr)
-    int target = -1;
-    if (symlink) {
-#ifdef SYS_openat2
-        struct {
-            unsigned long long flags, mode, resolve;
-        } how = {O_PATH | O_CLOEXEC, 0, 0x10 /* RESOLVE_IN_ROOT */};
-        if (!path) return 0;
-        target = (int)syscall(SYS_openat2, view_root, path + strlen("/newroot/"), &how, sizeof how);
-#endif
-        if (target < 0) return 0; /* dangling, a loop, or no openat2: not a socket we can reach */
-    } else {
-        target = openat(dir, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
-    }
-    /* Gone meanwhile, or in a directory listable but not searchable: no one reaches it there. */
-    if (target < 0) return errno == ENOENT || errno == EACCES ? 0 : -1;
-    struct stat st;
-    if (fstat(target, &st) != 0 || !S_ISSOCK(st.st_mode)) {
-        close(target);
-        return 0; /* not a socket, or one covered already */
-    }
-    int tree = (int)syscall(SYS_open_tree, AT_FDCWD, "/hidden", OPEN_TREE_CLONE | O_CLOEXEC);
-    if (tree >= 0) {
-        struct pg_mount_attr attr = {MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC, 0, 0, 0};
-        int done = syscall(SYS_mount_setattr, tree, "", AT_EMPTY_PATH, &attr, sizeof attr) == 0 &&
-                   syscall(SYS_move_mount, tree, "", target, "", MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) == 0;
-        int saved = errno;
-        close(tree);
-        close(target);
-        errno = saved;
-        if (done) return 1;
-        if (errno != ENOSYS) return -1;
-    } else {
-        close(target);
-        if (errno != ENOSYS) return -1;
-    }
-#else
-    (void)dir;
-    (void)name;
-    if (symlink) return 0;
-#endif
-    if (!path) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    if (mount("/hidden", path, NULL, MS_BIND, NULL) != 0) return -1;
-    return set_mount_attr(path, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0) == 0 ? 1 : -1;
-}
-
-/* File systems that hold no sockets a host process bound (or, for autofs, whose walk would mount more). */
-static int scan_skips_fs(long type) {
-    static const long skipped[] = {0x9fa0 /* proc */, 0x62656572 /* sysfs */, 0x27e0eb /* cgroup */, 0x63677270 /* cgroup2 */,
-                                   0x64626720 /* debugfs */, 0x74726163 /* tracefs */, 0x73636673 /* securityfs */,
-                                   0xcafe4a11 /* bpf */, 0x1cd1 /* devpts */, 0x19800202 /* mqueue */, 0x6165676c /* pstore */,
-                                   0x62656570 /* configfs */, 0x65735543 /* fusectl */, 0x42494e4d /* binfmt_misc */,
-                                   0xde5e81e4 /* efivarfs */, 0x0187 /* autofs */};
-    for (size_t i = 0; i < sizeof skipped / sizeof skipped[0]; i++) {
-        if ((long)(unsigned int)type == skipped[i]) return 1;
-    }
-    return 0;
-}
-
-static int scan_stop(const char *why, int err) {
-    scan.failure = why;
-    if (scan_current) encode_where(strncmp(scan_current, "/newroot", 8) == 0 && scan_current[8] ? scan_current + 8 : scan_current);
-    errno = err;
-    return -1;
-}
-
-/* Whether an operation's path lies at or below `path` (it must then stay visible). */
-static int holds_shown_path(const char *path) {
-    size_t len = strlen(path);
-    for (int i = 0; i < spec.count; i++) {
-        if (spec.ops[i].kind == 'h') continue;
-        const char *shown = spec.ops[i].path;
-        if (strncmp(shown, path, len) == 0 && (shown[len] == '/' || shown[len] == '\0')) return 1;
-    }
-    return 0;
-}
-
-/* Walks the directory `fd` (owned, closed here) at `path` (under /newroot), covering every socket. */
-static int scan_dir(int fd, char *path, size_t len, int depth, dev_t parent_dev) {
-    scan_current = path;
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        close(fd);
-        return 0;
-    }
-    if (st.st_dev != parent_dev) {
-        struct statfs fs;
-        if (fstatfs(fd, &fs) == 0 && scan_skips_fs((long)fs.f_type)) {
-            close(fd);
-            return 0;
-        }
-    }
-    if (depth > SCAN_MAX_DEPTH) {
-        close(fd);
-        return scan_stop("socket_scan_depth", ELOOP);
-    }
-    DIR *dir = fdopendir(fd);
-    if (!dir) {
-        close(fd);
-        return 0;
-    }
-    int result = 0;
-    struct dirent *entry;
-    while (result == 0 && (entry = readdir(dir)) != NULL) {
-        const char *name = entry->d_name;
-        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
-        if (++scan.entries > scan.entry_limit) { result = scan_stop("socket_scan", E2BIG); break; }
-        if ((scan.entries & 1023) == 0 && now_us() - scan.started_us > scan.time_limit_us) { result = scan_stop("socket_scan", ETIMEDOUT); break; }
-        unsigned char type = entry->d_type;
-        if (type == DT_UNKNOWN) {
-            struct stat child;
-            if (fstatat(dirfd(dir), name, &child, AT_SYMLINK_NOFOLLOW) != 0) continue;
-            type = S_ISSOCK(child.st_mode) ? DT_SOCK : S_ISDIR(child.st_mode) ? DT_DIR : DT_REG;
-        }
-        if (type != DT_SOCK && type != DT_DIR && type != DT_LNK) continue;
-        size_t name_len = strlen(name);
-        int fits = len + 1 + name_len < PATH_MAX;
-        if (fits) {
-            path[len] = '/';
-            memcpy(path + len + 1, name, name_len + 1);
-        }
-        if (type == DT_SOCK || type == DT_LNK) {
-            /* A link to a socket anywhere in the view, unscanned trees included: what it reaches is covered. */
-            int covered = cover_socket(dirfd(dir), name, fits ? path : NULL, type == DT_LNK);
-            if (covered < 0) result = scan_stop("socket_cover", errno);
-            else if (covered > 0 && ++scan.sockets > SCAN_MAX_SOCKETS) result = scan_stop("socket_scan_count", EMLINK);
-        } else {
-            int child = openat(dirfd(dir), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (child >= 0) {
-                result = fits ? scan_dir(child, path, len + 1 + name_len, depth + 1, st.st_dev)
-                              : (close(child), scan_stop("socket_scan_path", ENAMETOOLONG));
-            } else if (errno == EACCES && faccessat(dirfd(dir), name, X_OK, AT_EACCESS) == 0) {
-                /* Searchable but not listable, by the candidate as by us: a socket inside could be reached
-                 * by name and we cannot find it. Empty, unless it holds a shown path. */
-                if (!fits) result = scan_stop("socket_scan_path", ENAMETOOLONG);
-                else if (!holds_shown_path(path + strlen("/newroot"))) {
-                    if (mount("tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, "mode=0111,size=4k") != 0)
-                        result = scan_stop("socket_scan_blind", errno);
-                    else scan.blind++;
-                }
-            }
-        }
-        path[len] = '\0';
-    }
-    closedir(dir);
-    return result;
-}
-
-/* Whether `path` lies inside one of the first `count` roots (already scanned). */
-static int scanned_already(const char *const *roots, int count, const char *path) {
-    for (int i = 0; i < count; i++) {
-        size_t len = strlen(roots[i]);
-        if (strncmp(roots[i], path, len) == 0 && (path[len] == '/' || path[len] == '\0' || len == 1)) return 1;
-    }
-    return 0;
-}
-
-/* Scans the view under /newroot; 0, or -1 with scan.failure and errno set. */
-static int hide_sockets(void) {
-    enum { MAX_TOP = 256 };
-    static char tops[MAX_TOP][NAME_MAX + 2];
-    const char *roots[MAX_TOP + 1 + MAX_PATHS];
-    int count = 0;
-    view_root = open("/newroot", O_PATH | O_DIRECTORY | O_CLOEXEC);
-    DIR *top = opendir("/newroot");
-    if (view_root < 0 || !top) return scan_stop("socket_scan_root", errno);
-    struct dirent *entry;
-    while ((entry = readdir(top)) != NULL && count < MAX_TOP) {
-        const char *name = entry->d_name;
-        int skip = entry->d_type != DT_DIR || strcmp(name, ".") == 0 || strcmp(name, "..") == 0;
-        for (size_t i = 0; !skip && i < sizeof scan_system_trees / sizeof scan_system_trees[0]; i++) skip = strcmp(name, scan_system_trees[i]) == 0;
-        if (skip) continue;
-        snprintf(tops[count], sizeof tops[count], "/%s", name);
-        roots[count] = tops[count];
-        count++;
-    }
-    closedir(top);
-    roots[count++] = "/usr/local";
-    for (int i = 0; i < spec.count; i++) {
-        if (spec.ops[i].kind != 'h') roots[count++] = spec.ops[i].path;
-    }
-    scan.started_us = now_us();
-    static char path[PATH_MAX];
-    for (int i = 0; i < count; i++) {
-        if (scanned_already(roots, i, roots[i])) continue;
-        int len = snprintf(path, sizeof path, "/newroot%s", roots[i]);
-        if (len <= 0 || (size_t)len >= sizeof path) return scan_stop("socket_scan_path", ENAMETOOLONG);
-        struct stat st;
-        if (lstat(path, &st) != 0) continue;
-        if (S_ISSOCK(st.st_mode)) {
-            /* A shown path that is itself a socket. */
-            scan.sockets++;
-            if (cover_socket(AT_FDCWD, path, path, 0) < 0) return scan_stop("socket_cover", errno);
-            continue;
-        }
-        if (!S_ISDIR(st.st_mode)) continue;
-        int fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (fd < 0) continue;
-        if (scan_dir(fd, path, (size_t)len, 0, (dev_t)-1) != 0) return -1;
-    }
-    scan.elapsed_us = now_us() - scan.started_us;
-    close(view_root);
-    return 0;
-}
-
-/* The scan in a child of its own (same mount namespace, so its mounts are ours): its directory buffers
- * would otherwise stay in our image, which PID 1 and, until exec, every target share, and an exec
- * charges that image's peak to the target's own ru_maxrss. */
-static void hide_sockets_apart(int report) {
-    int result[2];
-    if (pipe2(result, O_CLOEXEC) != 0) zygote_fail(report, "socket_scan_pipe");
-    pid_t pid = fork();
-    if (pid < 0) zygote_fail(report, "socket_scan_fork");
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
-        close(result[0]);
-        int failed = hide_sockets() != 0;
-        char message[160 + sizeof fail_where];
-        int len = snprintf(message, sizeof message, "%d %s %lld %lld %lld %lld %s", failed ? errno : 0, failed ? scan.failure : "-",
-                           scan.entries, scan.sockets, scan.blind, scan.elapsed_us, failed && fail_where[0] ? fail_where : "-");
-        _exit(write(result[1], message, (size_t)len) == len ? 0 : 1);
-    }
-    close(result[1]);
-    char message[160 + sizeof fail_where];
-    ssize_t n;
-    do {
-        n = read(result[0], message, sizeof message - 1);
-    } while (n < 0 && errno == EINTR);
-    close(result[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
-    static char stage[64];
-    int err = 0;
-    message[n > 0 ? n : 0] = '\0';
-    int fields = n <= 0 ? 0 : sscanf(message, "%d %63s %lld %lld %lld %lld %3072s", &err, stage, &scan.entries, &scan.sockets, &scan.blind,
-                                     &scan.elapsed_us, fail_where);
-    if (fields < 6) {
-        errno = EIO;
-        zygote_fail(report, "socket_scan");
-    }
-    if (fields < 7 || strcmp(fail_where, "-") == 0) fail_where[0] = '\0';
-    if (err != 0) {
-        errno = err;
-        zygote_fail(report, stage);
-    }
-}
-
 /* Builds the candidate's view of the file system in this (new) mount namespace, then pivots into it. */
 static void build_root(int report) {
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) zygote_fail(report, "make_private");
@@ -1590,8 +1280,8 @@ static void build_root(int report) {
     }
     if (mkdir("/newroot/dev/shm", 01777) != 0) zygote_fail(report, "dev_shm");
     if ((hidden_dirs[hidden_dir_count++] = open("/newroot/dev", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "dev_open");
-    /* A unix socket takes connections through a read-only mount and past the network namespace:
-     * daemons listen under /run (docker, dbus, systemd, databases). An empty /run, read-only too. */
+    /* The host's runtime state: daemons' sockets (docker, dbus, systemd, databases; the seccomp filter
+     * keeps a run from connecting to them anyway), pid files, sessions. An empty /run, read-only too. */
     static const char *const runtime_dirs[] = {"/newroot/run", "/newroot/var/run"};
     for (size_t i = 0; i < sizeof runtime_dirs / sizeof runtime_dirs[0]; i++) {
         struct stat st;
@@ -1626,7 +1316,6 @@ static void build_root(int report) {
         if (set_mount_attr_fd(hidden_dirs[i], by_fd) != 0) zygote_fail(report, "hide_dir_ro");
         close(hidden_dirs[i]);
     }
-    hide_sockets_apart(report);
     /* The host tree goes away entirely: pivot into the new root and detach the old one. */
     if (chdir("/newroot") != 0) zygote_fail(report, "enter_newroot");
     if (syscall(SYS_pivot_root, ".", ".") != 0) zygote_fail(report, "pivot_newroot");
@@ -1878,9 +1567,8 @@ static void init_main(int sock, int report) {
             zygote_fail(report, "proc_read_only");
     }
     open_task_clock();
-    char ok[128];
-    int ok_len = snprintf(ok, sizeof ok, "ok %lld %lld %lld %lld %d", scan.entries, scan.sockets, scan.blind, scan.elapsed_us,
-                          task_clock_fd >= 0);
+    char ok[16];
+    int ok_len = snprintf(ok, sizeof ok, "ok %d", task_clock_fd >= 0);
     if (write(report, ok, (size_t)ok_len) != ok_len) _exit(2);
     close(report);
     serve_runs(sock);
@@ -1983,7 +1671,7 @@ static const char *start_zygote(char *why, size_t why_len) {
     close(sv[1]);
     close(report[1]);
     close(go[0]);
-    char answer[128 + sizeof fail_where] = "";
+    char answer[128] = "";
     ssize_t n;
     do {
         n = read(report[0], answer, sizeof answer - 1);
@@ -2004,7 +1692,7 @@ static const char *start_zygote(char *why, size_t why_len) {
     close(report[0]);
     if (n >= 2 && memcmp(answer, "ok", 2) == 0) {
         answer[n] = '\0';
-        sscanf(answer, "ok %lld %lld %lld %lld %d", &scan.entries, &scan.sockets, &scan.blind, &scan.elapsed_us, &task_clock_in_sandbox);
+        sscanf(answer, "ok %d", &task_clock_in_sandbox);
         zygote_sock = sv[0];
         zygote_pid = pid;
         return NULL;
@@ -2012,7 +1700,7 @@ static const char *start_zygote(char *why, size_t why_len) {
     answer[n > 0 ? n : 0] = '\0';
     char stage[64] = "unknown";
     int err = 0;
-    if (sscanf(answer, "fail %63s %d %3072s", stage, &err, fail_where) < 3 || strcmp(fail_where, "-") == 0) fail_where[0] = '\0';
+    sscanf(answer, "fail %63s %d", stage, &err);
     snprintf(why, why_len, "%s:%d", stage, err);
     close(sv[0]);
     int status;
@@ -2212,7 +1900,6 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--sandbox") == 0) want_sandbox = 1;
         else if (strcmp(argv[i], "--cgroup") == 0) want_cgroup = 1;
         else if (strcmp(argv[i], "--deny-userns") == 0) spec.deny_userns = 1;
-        else if (i + 1 < argc && strcmp(argv[i], "--scan-limit") == 0) scan.entry_limit = atoll(argv[++i]);
         else if (i + 1 < argc && strcmp(argv[i], "--hide") == 0) { if (!add_op('h', argv[++i])) return 2; }
         else if (i + 1 < argc && strcmp(argv[i], "--ro") == 0) { if (!add_op('r', argv[++i])) return 2; }
         else if (i + 1 < argc && strcmp(argv[i], "--rw") == 0) { if (!add_op('w', argv[++i])) return 2; }
@@ -2265,10 +1952,9 @@ int main(int argc, char **argv) {
     if (want_sandbox) {
         const char *failed = start_zygote(why, sizeof why);
         if (failed) {
-            fprintf(stdout, "ready sandbox=off reason=%s cgroup=%s%s%s\n", failed, cgroup_name, fail_where[0] ? " where=" : "", fail_where);
+            fprintf(stdout, "ready sandbox=off reason=%s cgroup=%s\n", failed, cgroup_name);
         } else {
-            fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s scan_entries=%lld scan_sockets=%lld scan_blind=%lld scan_us=%lld "
-                    "task_clock=%d\n", cgroup_name, scan.entries, scan.sockets, scan.blind, scan.elapsed_us, task_clock_in_sandbox);
+            fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s task_clock=%d\n", cgroup_name, task_clock_in_sandbox);
         }
     } else {
         fprintf(stdout, "ready sandbox=off reason=disabled cgroup=%s\n", cgroup_name);
