@@ -514,7 +514,8 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
 static int confine_syscalls(void) {
 #ifdef PG_NATIVE_ARCH
     /* Every instruction sits at the index it is written with and every jump names its target, so
-     * no offset is counted by hand: a wrong one would silently allow everything. */
+     * no offset is counted by hand: a wrong one would silently allow everything. Each index must be
+     * written once: one left out is a zero instruction (A = 0), one twice is a -Woverride-init warning. */
     enum { COMPAT = 13, SOCKET = 25, PAIR = 29, ALLOW = 35, NOSYS = 36, ACCES = 37, NOAF = 38, LENGTH = 39 };
 #define PG_TO(at, label) ((label) - (at) - 1)
 #define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
