@@ -182,6 +182,21 @@ static int read_exact(int fd, char *into, size_t len) {
 static char ahead[64 * 1024];
 static size_t ahead_start, ahead_end;
 
+/*
+ * The answer to a run that ended, held back until the next run has started when that run's request
+ * is here already: the JVM wakes to take the answer while the next target execs, not before it. An
+ * answer is never held while the helper waits for the JVM, and always goes before the next one.
+ */
+static char held_answer[1024];
+static size_t held_length;
+
+static void send_held_answer(void) {
+    if (held_length == 0) return;
+    size_t length = held_length;
+    held_length = 0;
+    if (!write_all(1, held_answer, length)) { /* the JVM has gone: the lifeline ends us */ }
+}
+
 /* read_exact on fd 0, through what was read ahead. */
 static int read_input(char *into, size_t len) {
     size_t done = 0;
@@ -195,6 +210,7 @@ static int read_input(char *into, size_t len) {
         }
         /* Whatever the JVM has sent so far, in one read: a request's header and body, and often the next request. */
         ahead_start = ahead_end = 0;
+        send_held_answer(); /* the JVM may be waiting for it before it sends more */
         ssize_t n = read(0, ahead, sizeof ahead);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return 0;
@@ -1718,12 +1734,33 @@ static const char *start_zygote(char *why, size_t why_len) {
  */
 /* One answer line to the JVM, tagged with the request's token. */
 static void answer(const struct request *r, const char *format, ...) {
+    send_held_answer();
     va_list args;
     va_start(args, format);
     vfprintf(stdout, format, args);
     va_end(args);
     fprintf(stdout, " run=%s\n", r->token);
     fflush(stdout);
+}
+
+/* The answer to a run that ended: held back (see held_answer) when the next request is here already. */
+static void answer_ended(const struct request *r, const char *line) {
+    send_held_answer();
+    int length = snprintf(held_answer, sizeof held_answer, "%s run=%s\n", line, r->token);
+    if (length < 0 || (size_t)length >= sizeof held_answer) {
+        answer(r, "%s", line);
+        return;
+    }
+    held_length = (size_t)length;
+    size_t have = ahead_end - ahead_start;
+    unsigned long long next = 0;
+    if (have >= HEADER_LENGTH) {
+        char header[HEADER_LENGTH + 1];
+        memcpy(header, ahead + ahead_start, HEADER_LENGTH);
+        header[HEADER_LENGTH] = '\0';
+        if (sscanf(header, "PGRUN1 %10llu", &next) != 1) next = 0;
+    }
+    if (next == 0 || have < HEADER_LENGTH + next) send_held_answer();
 }
 
 static void reply_nostart(const struct request *r, const char *failure) {
@@ -1770,6 +1807,7 @@ static int serve_sandboxed(struct request *r) {
     long long user0 = 0, system0 = 0;
     int had_cpu = cgroup_cpu_start(&user0, &system0);
     int sent = sendmsg(zygote_sock, &msg, MSG_NOSIGNAL) == HEADER_LENGTH && write_all(zygote_sock, r->body, r->len);
+    send_held_answer(); /* the run is on its way */
     for (int i = 0; i < 3; i++) close(fds[i]);
     if (!sent) return 0;
     char line[600];
@@ -1791,7 +1829,9 @@ static int serve_sandboxed(struct request *r) {
     line[strcspn(line, "\n")] = '\0';
     if (strncmp(line, "done ", 5) == 0) apply_cgroup_cpu(line, sizeof line, had_cpu, user0, system0);
     if (strncmp(line, "done ", 5) == 0) {
-        answer(r, "%s tree_rss_kb=%lld", line, cgroup_peak_kb(base));
+        char whole[sizeof line + 32];
+        snprintf(whole, sizeof whole, "%s tree_rss_kb=%lld", line, cgroup_peak_kb(base));
+        answer_ended(r, whole);
     } else {
         answer(r, "%s", line);
     }
@@ -1816,6 +1856,7 @@ static int serve_direct(struct request *r) {
     int had_cpu = cgroup_cpu_start(&user0, &system0);
     long long started = now_us();
     pid_t pid = spawn_target(&s, failure, sizeof failure);
+    send_held_answer(); /* the target is running (or could not start) */
     close(s.fds[1]);
     close(s.fds[2]);
     if (pid < 0) {
@@ -1852,11 +1893,12 @@ static int serve_direct(struct request *r) {
             out.wall_us, out.tree.leftovers, out.cpu_wait_us, out.leader_cpu_us, cgroup_peak_kb(base));
     /* Processes reaped by the kernel itself (their parent ignored SIGCHLD) reach no wait4. */
     apply_cgroup_cpu(line, sizeof line, had_cpu, user0, system0);
-    answer(r, "%s", line);
+    answer_ended(r, line);
     return 1;
 }
 
 static void cleanup_and_exit(int code) {
+    send_held_answer();
     if (zygote_pid > 0) {
         kill(zygote_pid, SIGKILL);
         waitpid(zygote_pid, NULL, 0);
