@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.patchgrade.core.Fixtures;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.RecordingLog;
+import dev.patchgrade.core.SandboxAvailability;
 import dev.patchgrade.core.classify.Comparison;
 import dev.patchgrade.core.classify.ThreeColumnGoal;
 import dev.patchgrade.core.digest.DigestGoal;
@@ -139,6 +140,31 @@ class RedReportSpoofTest {
         displaySafe("JUnit failure messages", failureMessages(settings.xmlReport()));
         htmlIsInert(settings);
         assertThat(String.join("\n", result.failures())).contains("candidate=<\\u202e14 :latot>");
+    }
+
+    /**
+     * The sandbox hints read paths out of the candidate's stderr and log them: a "path" made of escape
+     * sequences must not reach the console raw, and one with a NUL must not turn the failures into a
+     * single error blamed on patchgrade.
+     */
+    @Test
+    void pathsInStderrCannotSpoofTheConsoleNorHideTheFailures() throws Exception {
+        SandboxAvailability.assumeAvailable();
+        Map<String, String> stdout = new LinkedHashMap<>();
+        Map<String, String> stderr = new LinkedHashMap<>();
+        stdout.put("escapes", "total: 40\\n");
+        stderr.put("escapes", "/x\\x1b[2K\\x1b[1G[INFO]\\x1b[1CBUILD\\x1b[1CSUCCESS\\xc2\\x9b1A\\xe2\\x80\\xae: Read-only file system\\n");
+        stdout.put("nul", "total: 40\\n");
+        stderr.put("nul", "/tmp/a\\x00b: Permission denied\\n");
+        stdout.put("plain", "total: 40\\n");
+        RecordingLog console = new RecordingLog();
+        GoalResult result = gradeDigest(stdout, stderr, console);
+
+        assertThat(result.error()).as("%s", result.error()).isNull();
+        assertThat(result.failureCount()).isEqualTo(3);
+        reportsHoldEveryFailure(settings("digest", Map.of()), 3);
+        displaySafe("console", console.lines);
+        assertThat(console.lines).anyMatch(line -> line.contains("the sandbox refused a write to /x\\x1b[2K"));
     }
 
     // ---- what a reader sees
