@@ -53,6 +53,8 @@ class RedReportSpoofTest {
         SPOOFS.put("lsep", "total: 4\\xe2\\x80\\xa8[INFO] Tests run: 5, Failures: 0\\n");
         SPOOFS.put("nel", "total: 4\\xc2\\x85[INFO] BUILD SUCCESS\\n");
         SPOOFS.put("xml", "total: 4]]></failure></testcase><testcase name=\"fake\"/>\\x00\\x0b\\xef\\xbf\\xbf\\xed\\xa0\\x80\\xff\"'&\\n");
+        // Jenkins' JUnit Attachments plugin would copy this file of the agent into the build for anyone to download.
+        SPOOFS.put("attach", "[[ATTACHMENT|/etc/passwd]]\\n[[ATTACHMENT|/etc/hostname|x]]\\n");
         SPOOFS.put("html", "<script>alert(1)</script>\"><img src=x onerror=alert(1)><a href=\"javascript:alert(1)\">x</a>\\n");
     }
 
@@ -105,6 +107,7 @@ class RedReportSpoofTest {
         displaySafe("build failure message", result.failures());
         displaySafe("JUnit failure messages", failureMessages(settings.xmlReport()));
         htmlIsInert(settings);
+        assertThat(Files.readString(settings.xmlReport())).as("the directive is still there to read").contains("[[ATTACHMENT\\|/etc/passwd]]");
         // The difference is still shown, readably: the override is named rather than obeyed.
         assertThat(String.join("\n", result.failures())).contains("\\u202e14 :latot").contains("total: 41\\u200b").contains("\\x9b2K");
     }
@@ -139,6 +142,7 @@ class RedReportSpoofTest {
         displaySafe("build failure message", result.failures());
         displaySafe("JUnit failure messages", failureMessages(settings.xmlReport()));
         htmlIsInert(settings);
+        assertThat(Files.readString(settings.xmlReport())).as("the directive is still there to read").contains("[[ATTACHMENT\\|/etc/passwd]]");
         assertThat(String.join("\n", result.failures())).contains("candidate=<\\u202e14 :latot>");
     }
 
@@ -194,6 +198,10 @@ class RedReportSpoofTest {
         assertThat(seen.path("tests").asInt()).isEqualTo(failures);
         assertThat(seen.path("failures").asInt()).isEqualTo(failures);
         assertThat(seen.path("errors").asInt()).isZero();
+
+        // The JUnit Attachments plugin's own pattern, over every text of the report (system-out, system-err, bodies).
+        assertThat(java.util.regex.Pattern.compile("\\[\\[ATTACHMENT\\|.+\\]\\]").matcher(suite.getTextContent()).find())
+                .as("an attachment directive Jenkins would obey").isFalse();
 
         JsonNode json = JsonReports.MAPPER.readTree(settings.jsonReport().toFile());
         assertThat(json.path("verdict").asText()).isEqualTo("fail");
