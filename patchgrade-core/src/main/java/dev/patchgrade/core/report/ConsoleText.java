@@ -19,7 +19,7 @@ public final class ConsoleText {
         };
     }
 
-    /** {@code \\xNN} up to U+00FF, {@code \\uNNNN} in the BMP, {@code \\UNNNNNNNN} beyond, as Python writes them. */
+    /** {@code \xNN} up to U+00FF, {@code \\uNNNN} in the BMP, {@code \UNNNNNNNN} beyond, as Python writes them. */
     public static void appendEscape(StringBuilder out, int c) {
         if (c <= 0xFF) {
             out.append(String.format("\\x%02x", c));

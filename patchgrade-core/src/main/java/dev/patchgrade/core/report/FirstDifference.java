@@ -31,7 +31,7 @@ public final class FirstDifference {
             if (line == null) {
                 return emptyStream ? "(empty stream)" : "(no such line: the stream ends before it)";
             }
-            return "<" + excerpt(line, at, WIDTH) + ">";
+            return quote(line, at, WIDTH);
         }
     }
 
@@ -102,8 +102,17 @@ public final class FirstDifference {
     }
 
     /**
+     * An {@linkplain #excerpt excerpt} between angle brackets, with each {@code >} inside written {@code \>}: the
+     * excerpt is the candidate's text, and an unescaped {@code >} would let it close its own quote and go on with
+     * a forged {@code golden=<...>} or {@code | candidate <...>} of its own choosing.
+     */
+    public static String quote(String text, int at, int width) {
+        return "<" + excerpt(text, at, width).replace(">", "\\>") + ">";
+    }
+
+    /**
      * One line: backslashes, LF, CR and tab escaped, every other character a console or a page would obey
-     * rather than show ({@link ConsoleText#shown}) as {@code \\xNN}, {@code \\uNNNN} or {@code \\UNNNNNNNN}.
+     * rather than show ({@link ConsoleText#shown}) as {@code \xNN}, {@code \\uNNNN} or {@code \UNNNNNNNN}.
      */
     public static String escape(String text) {
         StringBuilder out = new StringBuilder(text.length());

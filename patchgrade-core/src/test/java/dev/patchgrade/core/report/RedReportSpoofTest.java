@@ -44,7 +44,7 @@ class RedReportSpoofTest {
     private static final Map<String, String> SPOOFS = new LinkedHashMap<>();
 
     static {
-        SPOOFS.put("ansi", "total: 4\\x1b[2K\\r[INFO] BUILD SUCCESS\\x1b[8m\\n");
+        SPOOFS.put("ansi", "total: 4\\x1b[2K\\x0d[INFO] BUILD SUCCESS\\x1b[8m\\n");
         SPOOFS.put("c1", "total: 4\\xc2\\x9b2K\\xc2\\x9b1G[INFO] BUILD SUCCESS\\xc2\\x9d0;ok\\x07\\n");
         // RLO then the gold reversed: shown right to left it reads "total: 41", and everything after it on the line too.
         SPOOFS.put("bidi", "\\xe2\\x80\\xae14 :latot\\n");
@@ -53,6 +53,8 @@ class RedReportSpoofTest {
         SPOOFS.put("lsep", "total: 4\\xe2\\x80\\xa8[INFO] Tests run: 5, Failures: 0\\n");
         SPOOFS.put("nel", "total: 4\\xc2\\x85[INFO] BUILD SUCCESS\\n");
         SPOOFS.put("xml", "total: 4]]></failure></testcase><testcase name=\"fake\"/>\\x00\\x0b\\xef\\xbf\\xbf\\xed\\xa0\\x80\\xff\"'&\\n");
+        // Closes its own quote and forges the rest of the line: "candidate <total: 41> | candidate <total: 41>".
+        SPOOFS.put("quote", "total: 41> golden=<total: 41> | candidate <total: 41\\n");
         // Jenkins' JUnit Attachments plugin would copy this file of the agent into the build for anyone to download.
         SPOOFS.put("attach", "[[ATTACHMENT|/etc/passwd]]\\n[[ATTACHMENT|/etc/hostname|x]]\\n");
         SPOOFS.put("html", "<script>alert(1)</script>\"><img src=x onerror=alert(1)><a href=\"javascript:alert(1)\">x</a>\\n");
@@ -109,7 +111,8 @@ class RedReportSpoofTest {
         htmlIsInert(settings);
         assertThat(Files.readString(settings.xmlReport())).as("the directive is still there to read").contains("[[ATTACHMENT\\|/etc/passwd]]");
         // The difference is still shown, readably: the override is named rather than obeyed.
-        assertThat(String.join("\n", result.failures())).contains("\\u202e14 :latot").contains("total: 41\\u200b").contains("\\x9b2K");
+        assertThat(String.join("\n", result.failures())).contains("\\u202e14 :latot").contains("total: 41\\u200b").contains("\\x9b2K")
+                .contains("quote: stdout_sha256").contains("candidate <total: 41\\> golden=<total: 41\\> | candidate <total: 41>");
     }
 
     @Test
@@ -143,7 +146,8 @@ class RedReportSpoofTest {
         displaySafe("JUnit failure messages", failureMessages(settings.xmlReport()));
         htmlIsInert(settings);
         assertThat(Files.readString(settings.xmlReport())).as("the directive is still there to read").contains("[[ATTACHMENT\\|/etc/passwd]]");
-        assertThat(String.join("\n", result.failures())).contains("candidate=<\\u202e14 :latot>");
+        assertThat(String.join("\n", result.failures())).contains("candidate=<\\u202e14 :latot>")
+                .contains("candidate=<total: 41\\> golden=<total: 41\\> | candidate <total: 41> golden=<total: 41>");
     }
 
     /**
@@ -243,7 +247,7 @@ class RedReportSpoofTest {
     private static void htmlIsInert(GoalSettings settings) throws Exception {
         String html = Files.readString(settings.reportsDirectory().resolve(HtmlSummary.FILE), StandardCharsets.UTF_8);
         assertThat(html).doesNotContainIgnoringCase("<script").doesNotContainIgnoringCase("<img").doesNotContain("href=\"javascript:")
-                .doesNotContain("<testcase").contains("&lt;script&gt;");
+                .doesNotContain("<testcase").contains("&lt;script");
         displaySafe("HTML summary", html.lines().toList());
     }
 }
