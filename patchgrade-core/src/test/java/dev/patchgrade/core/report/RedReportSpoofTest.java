@@ -175,6 +175,32 @@ class RedReportSpoofTest {
         assertThat(console.lines).anyMatch(line -> line.contains("the sandbox refused a write to /x\\x1b[2K"));
     }
 
+    /** Fake "Read-only file system" lines, three new paths a case, cannot flood the console with sandbox hints. */
+    @Test
+    void hintsChosenByTheCandidateCannotFloodTheConsole() throws Exception {
+        SandboxAvailability.assumeAvailable();
+        Map<String, String> stdout = new LinkedHashMap<>();
+        Map<String, String> stderr = new LinkedHashMap<>();
+        for (int i = 0; i < 6; i++) {
+            stdout.put("flood" + i, "total: 40\\n");
+            stderr.put("flood" + i, ("/ro/" + i + "/a: Read-only file system\\n/ro/" + i + "/b: Read-only file system\\n/ro/" + i
+                    + "/c: Read-only file system\\n"));
+        }
+        RecordingLog console = new RecordingLog();
+        GoalResult result = gradeDigest(stdout, stderr, console);
+
+        assertThat(result.failureCount()).isEqualTo(6);
+        GoalSettings settings = settings("digest", Map.of());
+        reportsHoldEveryFailure(settings, 6);
+        assertThat(console.warnings.stream().filter(w -> w.startsWith("the sandbox refused a write to /ro/"))).hasSize(5);
+        assertThat(console.warnings).filteredOn(w -> w.startsWith("more sandbox hints")).hasSize(1);
+        // Every hint is still in its own failure's body.
+        String xml = Files.readString(settings.xmlReport());
+        for (int i = 0; i < 6; i++) {
+            assertThat(xml).contains("hint: the sandbox refused a write to /ro/" + i + "/c ");
+        }
+    }
+
     // ---- what a reader sees
 
     /** Jenkins' two parsers and the JSON report all count every failing case as a failure. */
