@@ -7,6 +7,7 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.SandboxSettings;
 import dev.patchgrade.core.launch.SandboxSpec;
+import dev.patchgrade.core.report.ConsoleText;
 import dev.patchgrade.core.report.ReactorSummary;
 import java.io.File;
 import java.nio.file.Path;
@@ -209,21 +210,26 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         return GoalSettings.command(parameter, values);
     }
 
+    /**
+     * The console as core code sees it. Every line goes through {@link ConsoleText#safe}: excerpts of a candidate's
+     * output are escaped where they are cut, and this catches any that reach a message some other way, before a
+     * terminal or Jenkins' console obeys them.
+     */
     protected GradeLog gradeLog() {
         return new GradeLog() {
             @Override
             public void info(String message) {
-                getLog().info(message);
+                getLog().info(ConsoleText.safe(message));
             }
 
             @Override
             public void warn(String message) {
-                getLog().warn(message);
+                getLog().warn(ConsoleText.safe(message));
             }
 
             @Override
             public void debug(String message) {
-                getLog().debug(message);
+                getLog().debug(ConsoleText.safe(message));
             }
 
             @Override
@@ -252,8 +258,8 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         summarizeReactor();
         String reports = "see " + settings().xmlReport() + " and " + settings().jsonReport();
         if (result.error() != null) {
-            throw new MojoExecutionException(result.error().errorName() + ": " + result.error().message(MavenSuggestions.INSTANCE) + " (" + reports + ")",
-                    result.error());
+            throw new MojoExecutionException(ConsoleText.safe(result.error().errorName() + ": " + result.error().message(MavenSuggestions.INSTANCE)
+                    + " (" + reports + ")"), result.error());
         }
         if (!result.failed()) {
             return;
@@ -261,7 +267,7 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         StringBuilder message = new StringBuilder("patchgrade " + goal() + " (" + settings().executionId() + "): "
                 + result.failures().size() + " graded item(s) broke an oracle, worst: " + result.worst() + "; " + reports);
         for (String failure : result.failures()) {
-            message.append(System.lineSeparator()).append("  ").append(failure);
+            message.append(System.lineSeparator()).append("  ").append(ConsoleText.safe(failure));
         }
         if (failuresIgnored(testFailureIgnore)) {
             getLog().error(message.toString());

@@ -74,6 +74,6 @@ final class ThreeColumnText {
     }
 
     private static String quote(String text, int at) {
-        return "<" + FirstDifference.excerpt(text, at, MESSAGE_EXCERPT) + ">";
+        return FirstDifference.quote(text, at, MESSAGE_EXCERPT);
     }
 }

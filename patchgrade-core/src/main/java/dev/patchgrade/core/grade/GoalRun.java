@@ -4,6 +4,7 @@ import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.report.CaseOutcome;
+import dev.patchgrade.core.report.ConsoleText;
 import dev.patchgrade.core.report.ExecutionReport;
 import dev.patchgrade.core.report.HtmlSummary;
 import dev.patchgrade.core.report.SuiteTally;
@@ -79,7 +80,8 @@ public final class GoalRun {
 
     /** A bug of ours, with how to get the stack trace that a report of it needs. */
     static PatchgradeException defect(Exception e) {
-        return new PatchgradeException(ErrorName.UNEXPECTED_ERROR, shown -> e + " (a defect in patchgrade: run " + shown.withStackTraces()
+        // An exception's message may quote a candidate's bytes (a path out of its stderr, say), and it goes to the console.
+        return new PatchgradeException(ErrorName.UNEXPECTED_ERROR, shown -> ConsoleText.safe(e.toString()) + " (a defect in patchgrade: run " + shown.withStackTraces()
                 + " for the stack trace and report it)", e);
     }
 

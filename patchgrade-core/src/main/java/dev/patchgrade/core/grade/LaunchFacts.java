@@ -59,13 +59,25 @@ public final class LaunchFacts {
         return sandbox().active() ? SandboxHints.forStderr(stderr, java.util.List.copyOf(hidden), shown) : java.util.List.of();
     }
 
-    /** The hints, appended to a failure's details, and each logged once per execution as a warning. */
+    /**
+     * At most this many hints are logged per execution. A hint quotes a path out of the run's stderr, so a failing
+     * candidate chooses them: three new ones a case would bury the build's summary under warnings it wrote.
+     */
+    static final int HINTS_LOGGED = 5;
+    private final java.util.concurrent.atomic.AtomicInteger hintsWarned = new java.util.concurrent.atomic.AtomicInteger();
+
+    /** The hints, appended to a failure's details, and each logged once per execution as a warning (the first few). */
     public String hintText(String stderr, dev.patchgrade.core.GradeLog log, Suggestions shown) {
         StringBuilder text = new StringBuilder();
         for (String hint : hints(stderr, shown)) {
             text.append("\nhint: ").append(hint);
             if (hintsLogged.add(hint)) {
-                log.warn(hint);
+                int warned = hintsWarned.incrementAndGet();
+                if (warned <= HINTS_LOGGED) {
+                    log.warn(hint);
+                } else if (warned == HINTS_LOGGED + 1) {
+                    log.warn("more sandbox hints than the " + HINTS_LOGGED + " above: each is in its failure's body in the JUnit report");
+                }
             }
         }
         return text.toString();

@@ -1,5 +1,7 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.report.FirstDifference;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -34,12 +36,13 @@ public final class SandboxHints {
         Set<String> hints = new LinkedHashSet<>();
         Matcher matcher = REFUSED.matcher(stderr);
         while (matcher.find() && hints.size() < MOST) {
-            String path = matcher.group(1);
+            // The path is the candidate's text: it is logged, so it is shown escaped, never as the bytes it printed.
+            String path = FirstDifference.escape(matcher.group(1));
             String error = matcher.group(2);
             if (error.equals("Read-only file system")) {
                 hints.add("the sandbox refused a write to " + path + " (the host is read-only there; each run has its own empty /tmp). "
                         + "If the program must write there, add the directory to " + shown.setting(Setting.WRITABLE_PATHS));
-            } else if (underAny(path, hidden)) {
+            } else if (underAny(matcher.group(1), hidden)) {
                 hints.add("the sandbox hid " + path + " (" + error + "): it lies under a hidden path. If the program may read it, add it "
                         + "to " + shown.setting(Setting.READ_ONLY_PATHS));
             }
@@ -48,7 +51,13 @@ public final class SandboxHints {
     }
 
     private static boolean underAny(String path, List<Path> hidden) {
-        Path candidate = Path.of(path).normalize();
+        Path candidate;
+        try {
+            candidate = Path.of(path).normalize();
+        } catch (InvalidPathException e) {
+            // A NUL in it: no file has such a path, so the sandbox hid nothing (and the grade must not stop on it).
+            return false;
+        }
         for (Path area : hidden) {
             if (area != null && candidate.startsWith(area.toAbsolutePath().normalize())) {
                 return true;

@@ -31,7 +31,7 @@ public final class FirstDifference {
             if (line == null) {
                 return emptyStream ? "(empty stream)" : "(no such line: the stream ends before it)";
             }
-            return "<" + excerpt(line, at, WIDTH) + ">";
+            return quote(line, at, WIDTH);
         }
     }
 
@@ -91,24 +91,44 @@ public final class FirstDifference {
         }
         int start = Math.max(0, Math.min(centre - width / 3, shown.length() - width));
         int end = Math.min(shown.length(), start + width);
+        // A cut through a surrogate pair would leave half a character, which a console prints as '?'.
+        if (start > 0 && Character.isLowSurrogate(shown.charAt(start))) {
+            start++;
+        }
+        if (end < shown.length() && Character.isLowSurrogate(shown.charAt(end))) {
+            end--;
+        }
         return (start > 0 ? "..." : "") + shown.substring(start, end) + (end < shown.length() ? "..." : "");
     }
 
-    /** One line: backslashes, LF, CR and tab escaped, other control characters as {@code \xNN}. */
+    /**
+     * An {@linkplain #excerpt excerpt} between angle brackets, with each {@code >} inside written {@code \>}: the
+     * excerpt is the candidate's text, and an unescaped {@code >} would let it close its own quote and go on with
+     * a forged {@code golden=<...>} or {@code | candidate <...>} of its own choosing.
+     */
+    public static String quote(String text, int at, int width) {
+        return "<" + excerpt(text, at, width).replace(">", "\\>") + ">";
+    }
+
+    /**
+     * One line: backslashes, LF, CR and tab escaped, every other character a console or a page would obey
+     * rather than show ({@link ConsoleText#shown}) as {@code \xNN}, {@code \\uNNNN} or {@code \UNNNNNNNN}.
+     */
     public static String escape(String text) {
         StringBuilder out = new StringBuilder(text.length());
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
+        for (int i = 0; i < text.length();) {
+            int c = text.codePointAt(i);
+            i += Character.charCount(c);
             switch (c) {
                 case '\\' -> out.append("\\\\");
                 case '\n' -> out.append("\\n");
                 case '\r' -> out.append("\\r");
                 case '\t' -> out.append("\\t");
                 default -> {
-                    if (c < 0x20 || c == 0x7f) {
-                        out.append(String.format("\\x%02x", (int) c));
+                    if (ConsoleText.shown(c)) {
+                        out.appendCodePoint(c);
                     } else {
-                        out.append(c);
+                        ConsoleText.appendEscape(out, c);
                     }
                 }
             }

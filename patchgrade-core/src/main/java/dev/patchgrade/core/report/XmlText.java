@@ -75,8 +75,24 @@ public final class XmlText {
         return out.toString();
     }
 
-    /** Clean text as one or more CDATA sections; a {@code ]]>} inside is split across two sections. */
+    /**
+     * Clean text as one or more CDATA sections; a {@code ]]>} inside is split across two sections, and an
+     * attachment directive is {@linkplain #defuse defused}.
+     */
     public static String cdata(String text) {
-        return "<![CDATA[" + clean(text).replace("]]>", "]]]]><![CDATA[>") + "]]>";
+        return "<![CDATA[" + defuse(clean(text)).replace("]]>", "]]]]><![CDATA[>") + "]]>";
     }
+
+    /**
+     * Jenkins' JUnit Attachments plugin (and GitLab's and Azure DevOps' JUnit readers) take a line
+     * {@code [[ATTACHMENT|/path]]} in a test's output as an order to archive that file of the agent with the
+     * build, for everyone who can read it to download: a candidate printing {@code [[ATTACHMENT|/home/jenkins/.m2/settings.xml]]}
+     * would publish the agent's credentials. A backslash before the bar keeps the line readable and makes it
+     * no directive.
+     */
+    static String defuse(String text) {
+        return text.indexOf("[[") < 0 ? text : ATTACHMENT.matcher(text).replaceAll("$1\\\\|");
+    }
+
+    private static final Pattern ATTACHMENT = Pattern.compile("(\\[\\[ATTACHMENT)\\|", Pattern.CASE_INSENSITIVE);
 }

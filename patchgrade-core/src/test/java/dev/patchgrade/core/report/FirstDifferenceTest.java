@@ -46,4 +46,24 @@ class FirstDifferenceTest {
     void controlCharactersAreEscapedInOneLine() {
         assertThat(FirstDifference.escape("a\tb\r\u001b[31m\\")).isEqualTo("a\\tb\\r\\x1b[31m\\\\");
     }
+
+    @Test
+    void whatATerminalOrABrowserWouldObeyIsNamedNotShown() {
+        // C1 CSI and NEL, a bidi override, a zero-width space, a line separator, a tag character, a noncharacter.
+        assertThat(FirstDifference.escape("a\u009b2K\u0085b\u202ec\u200bd\u2028e\udb40\udc01f\uffff"))
+                .isEqualTo("a\\x9b2K\\x85b\\u202ec\\u200bd\\u2028e\\U000e0001f\\uffff");
+        assertThat(FirstDifference.escape("caf\u00e9 \u00a0 \ud83d\ude00 \u4e2d")).as("printable text stays as it is")
+                .isEqualTo("caf\u00e9 \u00a0 \ud83d\ude00 \u4e2d");
+        assertThat(FirstDifference.escape("x\ud83dy")).as("a lone surrogate").isEqualTo("x\\ud83dy");
+    }
+
+    @Test
+    void anExcerptNeverCutsACharacterInTwo() {
+        String emoji = "\ud83d\ude00".repeat(40);
+        for (int at = 0; at < emoji.length(); at++) {
+            String shown = FirstDifference.excerpt(emoji, at, 31);
+            String inner = shown.replace("...", "");
+            assertThat(inner.codePoints()).allMatch(c -> Character.getType(c) != Character.SURROGATE);
+        }
+    }
 }

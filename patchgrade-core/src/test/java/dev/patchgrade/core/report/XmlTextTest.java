@@ -35,4 +35,10 @@ class XmlTextTest {
         assertThat(XmlText.attribute("a<b>&\"c'\n")).isEqualTo("a&lt;b&gt;&amp;&quot;c&apos;&#10;");
         assertThat(XmlText.oneLine("first\n  second\r\nthird")).isEqualTo("first | second | third");
     }
+
+    @Test
+    void attachmentDirectivesAreDefusedReadably() {
+        assertThat(XmlText.cdata("x\n[[ATTACHMENT|/etc/passwd]]\n  [[attachment|/a]] [[ATTACH\u001b[0mMENT|/b]]"))
+                .isEqualTo("<![CDATA[x\n[[ATTACHMENT\\|/etc/passwd]]\n  [[attachment\\|/a]] [[ATTACHMENT\\|/b]]]]>");
+    }
 }
