@@ -243,6 +243,16 @@ static int lifeline_lost(short revents) {
 #define HEADER_LENGTH 18
 #define MAX_REQUEST (64u << 20)
 
+/* The body length a request header ("PGRUN1 <10 digits>\n", not NUL-terminated) announces; 0 for a garbled one. */
+static unsigned long long body_length(const char *header) {
+    char text[HEADER_LENGTH + 1];
+    memcpy(text, header, HEADER_LENGTH);
+    text[HEADER_LENGTH] = '\0';
+    unsigned long long len = 0;
+    if (sscanf(text, "PGRUN1 %10llu", &len) != 1 || text[HEADER_LENGTH - 1] != '\n' || len > MAX_REQUEST) return 0;
+    return len;
+}
+
 struct request {
     char *body;
     size_t len;
@@ -310,12 +320,11 @@ static void free_request(struct request *r) {
 
 /* Returns 1 with a parsed request from fd 0, 0 at EOF or on a garbled request (the helper then exits). */
 static int read_request(struct request *r) {
-    char header[HEADER_LENGTH + 1];
+    char header[HEADER_LENGTH];
     memset(r, 0, sizeof *r);
     if (!read_input(header, HEADER_LENGTH)) return 0;
-    header[HEADER_LENGTH] = '\0';
-    unsigned long long len = 0;
-    if (sscanf(header, "PGRUN1 %10llu", &len) != 1 || header[HEADER_LENGTH - 1] != '\n' || len == 0 || len > MAX_REQUEST) return 0;
+    unsigned long long len = body_length(header);
+    if (len == 0) return 0;
     r->body = malloc((size_t)len);
     if (!r->body) return 0;
     r->len = (size_t)len;
@@ -1353,11 +1362,8 @@ static int zygote_receive(int sock, struct request *r, int fds[3]) {
     struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
     if (!cmsg || cmsg->cmsg_type != SCM_RIGHTS || cmsg->cmsg_len != CMSG_LEN(3 * sizeof(int))) return 0;
     memcpy(fds, CMSG_DATA(cmsg), 3 * sizeof(int));
-    unsigned long long len = 0;
-    char text[HEADER_LENGTH + 1];
-    memcpy(text, header, HEADER_LENGTH);
-    text[HEADER_LENGTH] = '\0';
-    if (sscanf(text, "PGRUN1 %10llu", &len) != 1 || len == 0 || len > MAX_REQUEST) return 0;
+    unsigned long long len = body_length(header);
+    if (len == 0) return 0;
     memset(r, 0, sizeof *r);
     r->body = malloc((size_t)len);
     if (!r->body) return 0;
@@ -1752,14 +1758,9 @@ static void answer_ended(const struct request *r, const char *line) {
         return;
     }
     held_length = (size_t)length;
+    /* Held only while the whole next request is here: the helper then starts it without waiting on the JVM. */
     size_t have = ahead_end - ahead_start;
-    unsigned long long next = 0;
-    if (have >= HEADER_LENGTH) {
-        char header[HEADER_LENGTH + 1];
-        memcpy(header, ahead + ahead_start, HEADER_LENGTH);
-        header[HEADER_LENGTH] = '\0';
-        if (sscanf(header, "PGRUN1 %10llu", &next) != 1) next = 0;
-    }
+    unsigned long long next = have >= HEADER_LENGTH ? body_length(ahead + ahead_start) : 0;
     if (next == 0 || have < HEADER_LENGTH + next) send_held_answer();
 }
 
