@@ -51,7 +51,8 @@ public record SandboxStatus(String mode, String reason) {
                     + "or --privileged";
             case "unsupported" -> "the sandbox needs Linux namespaces; this platform has none";
             case "unsupported_arch" -> "the sandbox's seccomp filter knows x86_64 and aarch64 only, and without it a run "
-                    + "could reach the host's unix sockets";
+                    + "could reach the host's unix sockets; grade on an x86_64 or aarch64 agent, or use sandbox=off here (verdicts "
+                    + "then are not tamper-proof)";
             default -> "setting up the sandbox failed at step '" + stage + "' (errno " + errno + "); in a container, run the agent "
                     + "with --security-opt seccomp=unconfined --security-opt apparmor=unconfined";
         };
