@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.patchgrade.core.Fixtures;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.SandboxAvailability;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +18,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * More callers than children: runs queue on the helpers ({@link Launchers#open(GradeLog, SandboxSpec, int)}),
@@ -95,6 +98,36 @@ class QueuedRunsTest {
                     .isLessThan(Duration.ofSeconds(30));
             assertThat(launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "exit 7"))).exitCode())
                     .as("the next run gets a fresh helper").isEqualTo(7);
+        }
+    }
+
+    /**
+     * The helper writes a run's answer once the run queued behind it has started, not once it has ended: here the
+     * run behind waits for a file the test makes only after it has the first run's answer, so an answer held
+     * until the next run ends would never come (the first caller would wait out its 20 s here).
+     */
+    @ParameterizedTest
+    @EnumSource(value = SandboxSpec.Mode.class, names = {"OFF", "REQUIRED"})
+    void aRunsAnswerDoesNotWaitForTheRunQueuedBehindIt(SandboxSpec.Mode mode) throws Exception {
+        SandboxSpec spec = mode == SandboxSpec.Mode.OFF ? SandboxSpec.off() : SandboxAvailability.requiredShowing(dir);
+        Path go = dir.resolve("go");
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 1)) {
+            // A second long: the run behind is queued, and read ahead by the helper, well before it ends.
+            CompletableFuture<LaunchResult> first = CompletableFuture.supplyAsync(() -> launcher.launch(
+                    LaunchRequest.of(List.of("/bin/sh", "-c", "sleep 1; echo first; exit 5"))));
+            Thread.sleep(100);
+            CompletableFuture<LaunchResult> behind = CompletableFuture.supplyAsync(() -> launcher.launch(
+                    LaunchRequest.of(List.of("/bin/sh", "-c", "while [ ! -e " + go + " ]; do sleep 0.01; done; echo behind"))
+                            .withTimeout(Duration.ofSeconds(60))));
+            LaunchResult answered = first.get(20, TimeUnit.SECONDS);
+            assertThat(answered.exitCode()).isEqualTo(5);
+            assertThat(behind).as("the run behind is still waiting for the file").isNotDone();
+            Files.createFile(go);
+            LaunchResult last = behind.get(60, TimeUnit.SECONDS);
+            assertThat(last.timedOut()).isFalse();
+            assertThat(last.exitCode()).isZero();
+            assertThat(launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "exit 9"))).exitCode()).as("answers stay in order")
+                    .isEqualTo(9);
         }
     }
 
