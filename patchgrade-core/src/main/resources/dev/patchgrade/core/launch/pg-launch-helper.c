@@ -516,7 +516,9 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
  * datagram pair, and SOCK_RAW, which unix makes a datagram, can connect() or sendto() any path).
  * io_uring is refused: its socket and connect operations run in the kernel, past this filter. On
  * i386, socketcall() is refused: its arguments sit in memory a filter cannot read (glibc has used
- * the direct calls since Linux 4.3).
+ * the direct calls since Linux 4.3). A call of any other arch ends the process: on aarch64 a run can
+ * exec a 32-bit ARM program (where the CPU and kernel run them), whose calls carry AUDIT_ARCH_ARM and
+ * would otherwise pass unchecked, socket(AF_UNIX) included.
  */
 #if defined(__x86_64__)
 #define PG_NATIVE_ARCH AUDIT_ARCH_X86_64
@@ -526,6 +528,9 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
 #define PG_NATIVE_ARCH AUDIT_ARCH_AARCH64
 #define PG_X32_BIT 0xffffffffu
 #define PG_COMPAT_ARCH 0u
+#endif
+#ifndef SECCOMP_RET_KILL_PROCESS
+#define SECCOMP_RET_KILL_PROCESS 0x80000000u /* before Linux 4.14 the kernel reads it as SECCOMP_RET_KILL */
 #endif
 #ifndef AF_VSOCK
 #define AF_VSOCK 40
@@ -541,7 +546,7 @@ static int confine_syscalls(void) {
     /* Every instruction sits at the index it is written with and every jump names its target, so
      * no offset is counted by hand: a wrong one would silently allow everything. Each index must be
      * written once: one left out is a zero instruction (A = 0), one twice is a -Woverride-init warning. */
-    enum { COMPAT = 13, SOCKET = 25, PAIR = 29, ALLOW = 35, NOSYS = 36, ACCES = 37, NOAF = 38, LENGTH = 39 };
+    enum { COMPAT = 13, SOCKET = 25, PAIR = 29, ALLOW = 35, NOSYS = 36, ACCES = 37, NOAF = 38, KILL = 39, LENGTH = 40 };
 #define PG_TO(at, label) ((label) - (at) - 1)
 #define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
 #define PG_JEQ(at, value, then, otherwise) [at] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), PG_TO(at, then), PG_TO(at, otherwise))
@@ -564,8 +569,9 @@ static int confine_syscalls(void) {
         PG_IF(11, __NR_socketpair, PAIR),
         PG_GOTO(12, ALLOW),
         /* COMPAT: 32-bit calls (int 0x80 works from any x86_64 program too), by i386's numbers. A
-         * still holds the arch; aarch64 has no compat arch of ours (0 never matches). */
-        PG_JEQ(13, PG_COMPAT_ARCH, 14, ALLOW),
+         * still holds the arch; aarch64 has no compat arch of ours (0 never matches): an arch not
+         * checked here (32-bit ARM under aarch64) ends the process. */
+        PG_JEQ(13, PG_COMPAT_ARCH, 14, KILL),
         PG_LOAD(14, nr),
         PG_IF(15, 286 /* add_key */, NOSYS),
         PG_IF(16, 287 /* request_key */, NOSYS),
@@ -595,6 +601,7 @@ static int confine_syscalls(void) {
         PG_RETURN(36, SECCOMP_RET_ERRNO | ENOSYS),
         PG_RETURN(37, SECCOMP_RET_ERRNO | EACCES),
         PG_RETURN(38, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+        PG_RETURN(39, SECCOMP_RET_KILL_PROCESS),
     };
 #undef PG_TO
 #undef PG_LOAD

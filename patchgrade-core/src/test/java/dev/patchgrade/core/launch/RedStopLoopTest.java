@@ -24,7 +24,7 @@ class RedStopLoopTest {
     @TempDir
     Path dir;
 
-    private static boolean gone(Path pidFile) throws Exception {
+    static boolean gone(Path pidFile) throws Exception {
         if (!Files.exists(pidFile)) {
             return true;
         }

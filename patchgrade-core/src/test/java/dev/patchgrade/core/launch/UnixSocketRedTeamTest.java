@@ -193,6 +193,19 @@ class UnixSocketRedTeamTest {
         }
     }
 
+    /**
+     * Red team 4: no unix socket by another way than socket(). PID 1 of the sandbox holds its socket to the helper's
+     * side; pidfd_getfd and /proc/1/fd on it, inherited descriptors, x32 socket() and socketpair(), and socket() with
+     * the family's high bits set all give the run nothing (PID 1 is not dumpable and holds capabilities the run lacks).
+     */
+    @Test
+    void noUnixSocketByAnyOtherWay() throws Exception {
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, "fd-hunt")).as("PID 1 was seen and gave nothing").isEqualTo("hunt-done pidfds=1\n");
+        }
+        assertThat(direct("fd-hunt")).as("without the sandbox the hunt finds the sockets of processes it can see").contains("FOUND");
+    }
+
     /** A datagram socket at {@code socket} in a process of its own, outside the sandbox, listening for {@code millis}. */
     private static Process datagramDaemon(Path socket, int millis) throws Exception {
         Process daemon = new ProcessBuilder(Fixtures.command("redteam"), "dgram-daemon", socket.toString(), Integer.toString(millis))
