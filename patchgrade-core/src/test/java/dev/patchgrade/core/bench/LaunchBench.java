@@ -125,11 +125,28 @@ public final class LaunchBench {
     }
 
     private static double floor(String floorProgram, String program, int count) throws Exception {
-        Process process = new ProcessBuilder(floorProgram, program, Integer.toString(count)).start();
+        return floorWithCpu(floorProgram, program, count)[0];
+    }
+
+    /** The floor's wall milliseconds per launch and its CPU milliseconds per launch (the loop and every child it waited for). */
+    private static double[] floorWithCpu(String floorProgram, String program, int count) throws Exception {
+        long before = cpuTicks()[1];
+        Process process = new ProcessBuilder(floorProgram, program, Integer.toString(count), "case-0").start();
         String out = new String(process.getInputStream().readAllBytes()).strip();
         process.waitFor();
-        return Double.parseDouble(out);
+        return new double[] {Double.parseDouble(out), (cpuTicks()[1] - before) * TICK_MS / count};
     }
+
+    /** Clock ticks of CPU so far: {this JVM's user+system, its reaped children's (with everything they reaped)}. */
+    private static long[] cpuTicks() throws java.io.IOException {
+        String stat = Files.readString(Path.of("/proc/self/stat"));
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        // fields[0] is the state (field 3 of proc(5)): utime is field 14, cutime 16.
+        return new long[] {Long.parseLong(fields[11]) + Long.parseLong(fields[12]), Long.parseLong(fields[13]) + Long.parseLong(fields[14])};
+    }
+
+    /** USER_HZ: 100 on every Linux this bench runs on (what sysconf(_SC_CLK_TCK) returns there). */
+    private static final double TICK_MS = 10;
 
     private static double jdkSpawn(String program, int count) throws Exception {
         for (int i = 0; i < 50; i++) {
@@ -213,7 +230,10 @@ public final class LaunchBench {
 
     /**
      * Wall time of the digest goal over many cases of a trivial binary, sandbox off and on, with 1 and 2
-     * workers, each next to the C floor for the same number of launches measured just before it.
+     * workers, each next to the C floor for the same number of launches measured just before it. Beside it, the
+     * CPU a case costs: the JVM's own (every thread, the JIT compilers and GC included) and that of its reaped
+     * children (the helpers, with every run they reaped). "CPU bound" is that CPU spread over every core, over
+     * the floor: the ratio no number of workers can beat while a case costs this much CPU.
      */
     private static void digest(String program, String floorProgram, int cases) throws Exception {
         Path work = Files.createTempDirectory("patchgrade-digest-bench-");
@@ -222,7 +242,11 @@ public final class LaunchBench {
             lines.append("case-").append(i).append('\n');
         }
         Path casesFile = Files.writeString(work.resolve("cases.txt"), lines);
-        System.out.printf(Locale.ROOT, "%-34s %9s %12s %8s%n", "digest of " + cases + " cases", "seconds", "ms per case", "ratio");
+        System.out.printf(Locale.ROOT, "%-34s %9s %12s %8s %10s %12s %10s%n", "digest of " + cases + " cases", "seconds", "ms per case", "ratio",
+                "JVM CPU", "helper+runs", "CPU bound");
+        double[] floorCpu = floorWithCpu(floorProgram, program, cases);
+        System.out.printf(Locale.ROOT, "%-34s %9s %12.3f %8s %10s %9.3f ms%n", "floor (C posix_spawn + wait4 loop)", "", floorCpu[0], "1.00x", "",
+                floorCpu[1]);
         for (int pass = 0; pass < 2; pass++) {
             for (SandboxSpec.Mode mode : List.of(SandboxSpec.Mode.OFF, SandboxSpec.Mode.REQUIRED)) {
                 for (int workers : new int[] {1, 2}) {
@@ -242,15 +266,28 @@ public final class LaunchBench {
                     if (!Files.exists(work.resolve("gold"))) {
                         dev.patchgrade.core.digest.DigestGoal.record(options, GradeLog.SILENT);
                     }
-                    double floorMs = floor(floorProgram, program, cases);
+                    double[] floor = floorWithCpu(floorProgram, program, cases);
+                    double floorMs = floor[0];
+                    long[] cpuBefore = cpuTicks();
                     long start = System.nanoTime();
                     dev.patchgrade.core.grade.GoalResult result = dev.patchgrade.core.digest.DigestGoal.grade(options, GradeLog.SILENT);
                     double seconds = (System.nanoTime() - start) / 1e9;
+                    long[] cpuAfter = cpuTicks();
                     if (result.failed() || result.error() != null) {
                         throw new IllegalStateException("bench digest failed: " + result);
                     }
-                    System.out.printf(Locale.ROOT, "%-34s %9.2f %12.3f %7.2fx%n", "sandbox " + mode.wireName() + ", parallel " + workers
-                            + (pass == 0 ? " (first)" : ""), seconds, seconds * 1000 / cases, seconds * 1000 / cases / floorMs);
+                    // The helpers are reaped when the grade closes its launcher, so their CPU and their runs' is in cutime by now.
+                    double jvmCpu = (cpuAfter[0] - cpuBefore[0]) * TICK_MS / cases;
+                    double childCpu = (cpuAfter[1] - cpuBefore[1]) * TICK_MS / cases;
+                    String label = "sandbox " + mode.wireName() + ", parallel " + workers + (pass == 0 ? " (first)" : "");
+                    if (mode == SandboxSpec.Mode.OFF) {
+                        System.out.printf(Locale.ROOT, "%-34s %9.2f %12.3f %7.2fx %7.3f ms %9.3f ms %9.2fx%n", label, seconds, seconds * 1000 / cases,
+                                seconds * 1000 / cases / floorMs, jvmCpu, childCpu, (jvmCpu + childCpu) / Runtime.getRuntime().availableProcessors() / floorMs);
+                    } else {
+                        // Sandboxed runs are reaped inside their PID namespace: their CPU never reaches this JVM's cutime.
+                        System.out.printf(Locale.ROOT, "%-34s %9.2f %12.3f %7.2fx %7.3f ms %12s %10s%n", label, seconds, seconds * 1000 / cases,
+                                seconds * 1000 / cases / floorMs, jvmCpu, "-", "-");
+                    }
                 }
             }
         }

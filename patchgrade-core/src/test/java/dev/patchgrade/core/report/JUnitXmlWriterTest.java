@@ -21,6 +21,24 @@ class JUnitXmlWriterTest {
     }
 
     @Test
+    void secondsAreWrittenToTheMillisecondWithThreeDecimals() {
+        assertThat(JUnitXmlWriter.seconds(0)).isEqualTo("0.000");
+        assertThat(JUnitXmlWriter.seconds(0.0004)).isEqualTo("0.000");
+        assertThat(JUnitXmlWriter.seconds(0.05)).isEqualTo("0.050");
+        assertThat(JUnitXmlWriter.seconds(1.5)).isEqualTo("1.500");
+        assertThat(JUnitXmlWriter.seconds(2.9996)).isEqualTo("3.000");
+        assertThat(JUnitXmlWriter.seconds(123.456789)).isEqualTo("123.457");
+        assertThat(JUnitXmlWriter.seconds(-3)).isEqualTo("0.000");
+        assertThat(JUnitXmlWriter.seconds(Double.NaN)).isEqualTo("NaN");
+        for (int i = 0; i < 200_000; i++) {
+            double value = i * 0.00137;
+            String written = JUnitXmlWriter.seconds(value);
+            assertThat(written).matches("[0-9]+\\.[0-9]{3}");
+            assertThat(Double.parseDouble(written)).isCloseTo(value, org.assertj.core.data.Offset.offset(0.0005 + 1e-9));
+        }
+    }
+
+    @Test
     void writesCountsTimesAndFailuresThatParse() throws Exception {
         TestSuiteReport suite = new TestSuiteReport("patchgrade.digest.default", "patchgrade.digest.default", 1.5, List.of(
                 CaseOutcome.passed("1.00", 0.01, "100\n", ""),
