@@ -742,21 +742,30 @@ struct outcome {
  * reaped, the figures are gone): the JVM takes from the delay whatever the tree's other threads and
  * processes could have caused, and counts the rest as other processes' load. 0 where unknown.
  */
-static void read_schedstat(pid_t pid, struct outcome *out) {
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+static void read_schedstat(int fd, struct outcome *out) {
     char text[128];
-    if (read_text(path, text, sizeof text) < 0) return;
+    ssize_t n = fd < 0 ? -1 : pread(fd, text, sizeof text - 1, 0);
+    if (n <= 0) return;
+    text[n] = '\0';
     unsigned long long on_cpu_ns = 0, waiting_ns = 0;
     if (sscanf(text, "%llu %llu", &on_cpu_ns, &waiting_ns) != 2) return;
     out->leader_cpu_us = (long long)(on_cpu_ns / 1000ULL);
     out->cpu_wait_us = (long long)(waiting_ns / 1000ULL);
 }
 
+/* Opened while the target runs (it is ours, unreaped, so the pid is its): once it ends, its figures then
+ * cost one read, not a /proc lookup between its end and the start of the next run. */
+static int open_schedstat(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
 /* Waits for `pid`; with `watch_lifeline`, fd 0 is polled too, and the run is abandoned (0) when the JVM has gone. */
 static int wait_target(pid_t pid, int pidfd, const struct request *r, int pid_namespace, long long started, int watch_lifeline,
                        struct outcome *out) {
     if (pidfd < 0 && use_pidfd) pidfd = open_pidfd(pid);
+    int schedstat = open_schedstat(pid);
     /* With a pidfd, the first look is the poll: a child that already ended makes it return at once. */
     int look = pidfd < 0;
     long long deadline = started + r->timeout_ms * 1000LL;
@@ -768,7 +777,7 @@ static int wait_target(pid_t pid, int pidfd, const struct request *r, int pid_na
         memset(&exited, 0, sizeof exited);
         /* Read its schedstat while it is a zombie: once reaped, the figure is gone. */
         if (look && waitid(P_PID, pid, &exited, WEXITED | WNOHANG | WNOWAIT) == 0 && exited.si_pid == pid) {
-            read_schedstat(pid, out);
+            read_schedstat(schedstat, out);
         }
         pid_t done = look ? wait4(pid, &status, WNOHANG, &u) : 0;
         look = 1;
@@ -801,12 +810,14 @@ static int wait_target(pid_t pid, int pidfd, const struct request *r, int pid_na
             }
             if (watch_lifeline && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) && lifeline_lost(fds[1].revents)) {
                 if (pidfd >= 0) close(pidfd);
+                if (schedstat >= 0) close(schedstat);
                 return 0;
             }
         }
     }
     out->wall_us = now_us() - started;
     if (pidfd >= 0) close(pidfd);
+    if (schedstat >= 0) close(schedstat);
     return 1;
 }
 

@@ -247,7 +247,11 @@ public final class LaunchBench {
         double[] floorCpu = floorWithCpu(floorProgram, program, cases);
         System.out.printf(Locale.ROOT, "%-34s %9s %12.3f %8s %10s %9.3f ms%n", "floor (C posix_spawn + wait4 loop)", "", floorCpu[0], "1.00x", "",
                 floorCpu[1]);
-        for (int pass = 0; pass < 2; pass++) {
+        // The first grade of each kind runs while the JIT compiles; then rounds, each next to its own floor, for a median.
+        int rounds = Integer.getInteger("bench.digestRounds", 5);
+        java.util.Map<String, List<Double>> ratios = new java.util.LinkedHashMap<>();
+        java.util.Map<String, List<Double>> bounds = new java.util.LinkedHashMap<>();
+        for (int pass = 0; pass <= rounds; pass++) {
             for (SandboxSpec.Mode mode : List.of(SandboxSpec.Mode.OFF, SandboxSpec.Mode.REQUIRED)) {
                 for (int workers : new int[] {1, 2}) {
                     dev.patchgrade.core.grade.GoalSettings settings = new dev.patchgrade.core.grade.GoalSettings("digest", "p" + workers,
@@ -279,7 +283,12 @@ public final class LaunchBench {
                     // The helpers are reaped when the grade closes its launcher, so their CPU and their runs' is in cutime by now.
                     double jvmCpu = (cpuAfter[0] - cpuBefore[0]) * TICK_MS / cases;
                     double childCpu = (cpuAfter[1] - cpuBefore[1]) * TICK_MS / cases;
-                    String label = "sandbox " + mode.wireName() + ", parallel " + workers + (pass == 0 ? " (first)" : "");
+                    String kind = "sandbox " + mode.wireName() + ", parallel " + workers;
+                    String label = kind + (pass == 0 ? " (first)" : " (round " + pass + ")");
+                    if (pass > 0) {
+                        ratios.computeIfAbsent(kind, k -> new ArrayList<>()).add(seconds * 1000 / cases / floorMs);
+                        bounds.computeIfAbsent(kind, k -> new ArrayList<>()).add((jvmCpu + childCpu) / Runtime.getRuntime().availableProcessors() / floorMs);
+                    }
                     if (mode == SandboxSpec.Mode.OFF) {
                         System.out.printf(Locale.ROOT, "%-34s %9.2f %12.3f %7.2fx %7.3f ms %9.3f ms %9.2fx%n", label, seconds, seconds * 1000 / cases,
                                 seconds * 1000 / cases / floorMs, jvmCpu, childCpu, (jvmCpu + childCpu) / Runtime.getRuntime().availableProcessors() / floorMs);
@@ -291,9 +300,19 @@ public final class LaunchBench {
                 }
             }
         }
+        System.out.printf(Locale.ROOT, "%-34s %8s %16s %10s%n", "over " + rounds + " rounds", "median", "min-max", "CPU bound");
+        ratios.forEach((kind, values) -> System.out.printf(Locale.ROOT, "%-34s %7.2fx %7.2fx-%6.2fx %9s%n", kind, median(values),
+                java.util.Collections.min(values), java.util.Collections.max(values),
+                kind.contains("off") ? String.format(Locale.ROOT, "%.2fx", median(bounds.get(kind))) : "-"));
         try (var files = Files.walk(work)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 
     /**
