@@ -89,15 +89,25 @@ public final class GoldStore {
     }
 
     /**
-     * Reads one case's digest from its gold file when it is graded. Measured at 100,000 cases under -Xmx128m,
-     * every object a grade holds per case stays in the old generation and pushes the young one into heap not yet
-     * touched, raising Maven's peak RSS; so nothing per case is held, only the files not named after their case.
+     * Finds one case's digest when it is graded. Measured at 100,000 cases under -Xmx128m, every object a grade
+     * holds per case stays in the old generation and pushes the young one into heap not yet touched, raising
+     * Maven's peak RSS; so no object per case is held: the tuples packed in {@link GoldTuples} up to
+     * {@link GoldTuples#KEPT} cases (beyond, each case's file is read again), and the names of the files not
+     * named after their case.
      *
      * @param renamed the case ids whose file is not {@link SafeNames#jsonFile} of the id, and that file's name
+     * @param read every tuple as the directory was read, or {@code null} where they were not kept
      */
-    public record Lookup(Path directory, TimeBuckets buckets, Map<String, String> renamed) {
-        /** The case's recorded tuple, read from the file that held it when the directory was read. */
+    public record Lookup(Path directory, TimeBuckets buckets, Map<String, String> renamed, GoldTuples read) {
+        /**
+         * The case's recorded tuple: as it was when the directory was read (the oracle guard fails the grade should
+         * the file change before it ends), else read again from the file that held it then.
+         */
         public DigestTuple tuple(String caseId) {
+            DigestTuple kept = read == null ? null : read.get(caseId);
+            if (kept != null) {
+                return kept;
+            }
             Path file = file(caseId);
             return GoldFile.tuple(file, caseNode(file, caseId), buckets);
         }
@@ -145,6 +155,11 @@ public final class GoldStore {
      * @param rerecord the command that records it over the one there
      */
     public static Gold read(Path directory, TimeBuckets buckets, String record, String rerecord) {
+        return read(directory, buckets, record, rerecord, GoldTuples.KEPT);
+    }
+
+    /** @param kept the most tuples kept from the read (tests: a small gold directory read as a large one is) */
+    static Gold read(Path directory, TimeBuckets buckets, String record, String rerecord, int kept) {
         if (!Files.isDirectory(directory)) {
             throw new PatchgradeException(ErrorName.MISSING_GOLD, shown -> directory + ": no gold directory. Record one from a known-good build "
                     + "with `" + record + "` and commit it, or fix the path in " + shown.setting(Setting.GOLD));
@@ -154,9 +169,9 @@ public final class GoldStore {
         // pass finds wrong is read again in name order, so that the message names the same file as always.
         IdSet keys = new IdSet();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, p -> p.getFileName().toString().endsWith(".json"))) {
-            Read read = readFiles(files, buckets, keys::add, null);
+            Read read = readFiles(files, buckets, keys::add, null, new GoldTuples(kept));
             if (read != null) {
-                return new Gold(keys, new Lookup(directory, buckets, read.renamed), read.toolchain, read.normalize, rerecord);
+                return new Gold(keys, new Lookup(directory, buckets, read.renamed, read.tuples), read.toolchain, read.normalize, rerecord);
             }
         } catch (IOException | DirectoryIteratorException | PatchgradeException e) {
             // the same problem, named in name order below
@@ -165,11 +180,15 @@ public final class GoldStore {
         Read read = readInNameOrder(directory, buckets, ids, rerecord);
         IdSet named = new IdSet();
         ids.forEach(named::add);
-        return new Gold(named, new Lookup(directory, buckets, read.renamed), read.toolchain, read.normalize, rerecord);
+        return new Gold(named, new Lookup(directory, buckets, read.renamed, read.tuples), read.toolchain, read.normalize, rerecord);
     }
 
-    /** What a pass over the gold files found. */
-    private record Read(Map<String, String> renamed, String toolchain, List<NormalizeRule> normalize) {}
+    /**
+     * What a pass over the gold files found.
+     *
+     * @param tuples every tuple read, or {@code null} where this pass kept none
+     */
+    private record Read(Map<String, String> renamed, String toolchain, List<NormalizeRule> normalize, GoldTuples tuples) {}
 
     /** Every gold file in name order, its ids added to {@code ids}; a problem is an error naming the file. */
     private static Read readInNameOrder(Path directory, TimeBuckets buckets, Set<String> ids, String rerecord) {
@@ -180,7 +199,8 @@ public final class GoldStore {
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.MISSING_GOLD, directory + ": cannot list the gold directory (" + e.getMessage() + ")");
         }
-        return readFiles(() -> names.stream().map(directory::resolve).iterator(), buckets, ids::add, rerecord);
+        // Only when the first pass found something wrong, or a message needs the ids: the tuples are not kept.
+        return readFiles(() -> names.stream().map(directory::resolve).iterator(), buckets, ids::add, rerecord, null);
     }
 
     /**
@@ -188,8 +208,9 @@ public final class GoldStore {
      * name order) a duplicate case or a file recorded apart from the others is an error naming that file; without it the
      * pass returns {@code null} there, and only a read in name order says which file is wrong.
      */
-    private static Read readFiles(Iterable<Path> files, TimeBuckets buckets, Predicate<String> newId, String rerecord) {
+    private static Read readFiles(Iterable<Path> files, TimeBuckets buckets, Predicate<String> newId, String rerecord, GoldTuples keep) {
         Map<String, String> renamed = new HashMap<>();
+        GoldTuples tuples = keep;
         String toolchain = null;
         List<NormalizeRule> normalize = null;
         Path first = null;
@@ -207,6 +228,9 @@ public final class GoldStore {
             if (!name.equals(SafeNames.jsonFile(tuple.caseId()))) {
                 renamed.put(tuple.caseId(), name);
             }
+            if (tuples != null && !tuples.add(tuple)) {
+                tuples = null; // more cases than are kept, or two ids sharing a 128-bit key: each file is read again when graded
+            }
             GoldFile.excerptsOf(file, node); // checked now, so that a malformed excerpt fails the read, not the grade of a drifting case
             String fileToolchain = node.hasNonNull("toolchain") ? node.get("toolchain").asText() : null;
             List<NormalizeRule> fileNormalize = GoldFile.normalizeRules(file, node.get("normalize"));
@@ -222,7 +246,7 @@ public final class GoldStore {
                         + "; a gold directory is recorded in one go, so re-record it with `" + rerecord + "`");
             }
         }
-        return new Read(renamed, toolchain, normalize == null ? List.of() : normalize);
+        return new Read(renamed, toolchain, normalize == null ? List.of() : normalize, tuples == null ? null : tuples.seal());
     }
 
     static void deleteTree(Path root) throws IOException {
