@@ -96,15 +96,15 @@ public final class GoldStore {
      * named after their case.
      *
      * @param renamed the case ids whose file is not {@link SafeNames#jsonFile} of the id, and that file's name
-     * @param read every tuple as the directory was read, or {@code null} where they were not kept
+     * @param tuples every tuple as the directory was read, or {@code null} where they were not kept
      */
-    public record Lookup(Path directory, TimeBuckets buckets, Map<String, String> renamed, GoldTuples read) {
+    public record Lookup(Path directory, TimeBuckets buckets, Map<String, String> renamed, GoldTuples tuples) {
         /**
          * The case's recorded tuple: as it was when the directory was read (the oracle guard fails the grade should
          * the file change before it ends), else read again from the file that held it then.
          */
         public DigestTuple tuple(String caseId) {
-            DigestTuple kept = read == null ? null : read.get(caseId);
+            DigestTuple kept = tuples == null ? null : tuples.get(caseId);
             if (kept != null) {
                 return kept;
             }

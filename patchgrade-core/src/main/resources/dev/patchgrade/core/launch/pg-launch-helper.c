@@ -223,9 +223,7 @@ static int read_input(char *into, size_t len) {
  * (POLLHUP, reported whatever was asked) wakes the helper. Asking for POLLIN woke it for each request the
  * JVM queued while a target ran: a context switch a run, a fifth of the helper's own CPU on a 2-core VM.
  * What the JVM queued is taken when the run ends (take_queued_input). */
-static short lifeline_events(void) {
-    return 0;
-}
+#define LIFELINE_EVENTS 0
 
 /* Called when a poll saw `revents` on fd 0 during a run: keeps what the JVM queued, and says whether
  * the JVM has gone (end of file, or a hang-up that cannot be read past). */
@@ -801,7 +799,7 @@ static int wait_target(pid_t pid, int pidfd, const struct request *r, int pid_na
         long long wait_ms = (wake - now) / 1000 + 1;
         if (wait_ms > 1000) wait_ms = 1000;
         /* Orphans reparented to us end too, and must not keep the poll busy: reap them as they come. */
-        struct pollfd fds[2] = {{pidfd >= 0 ? pidfd : sigchld_pipe[0], POLLIN, 0}, {0, watch_lifeline ? lifeline_events() : 0, 0}};
+        struct pollfd fds[2] = {{pidfd >= 0 ? pidfd : sigchld_pipe[0], POLLIN, 0}, {0, LIFELINE_EVENTS, 0}};
         int ready = poll(fds, watch_lifeline ? 2 : 1, (int)wait_ms);
         if (ready > 0) {
             if (pidfd < 0 && (fds[0].revents & POLLIN)) {
@@ -1844,7 +1842,7 @@ static int serve_sandboxed(struct request *r) {
     char line[600];
     size_t have = 0;
     for (;;) {
-        struct pollfd pfd[2] = {{zygote_sock, POLLIN, 0}, {0, lifeline_events(), 0}};
+        struct pollfd pfd[2] = {{zygote_sock, POLLIN, 0}, {0, LIFELINE_EVENTS, 0}};
         int ready = poll(pfd, 2, 1000);
         if (ready < 0 && errno != EINTR) return 0;
         if (ready <= 0) continue;
