@@ -125,13 +125,19 @@ public final class LaunchBench {
     }
 
     private static double floor(String floorProgram, String program, int count) throws Exception {
-        return floorWithCpu(floorProgram, program, count)[0];
+        return floorWithCpu(floorProgram, program, count, List.of())[0];
     }
 
-    /** The floor's wall milliseconds per launch and its CPU milliseconds per launch (the loop and every child it waited for). */
-    private static double[] floorWithCpu(String floorProgram, String program, int count) throws Exception {
+    /**
+     * The floor's wall milliseconds per launch and its CPU milliseconds per launch (the loop and every child it waited for).
+     *
+     * @param argument nothing, or the one argument every launch gets (as each case gets its id)
+     */
+    private static double[] floorWithCpu(String floorProgram, String program, int count, List<String> argument) throws Exception {
         long before = cpuTicks()[1];
-        Process process = new ProcessBuilder(floorProgram, program, Integer.toString(count), "case-0").start();
+        List<String> command = new ArrayList<>(List.of(floorProgram, program, Integer.toString(count)));
+        command.addAll(argument);
+        Process process = new ProcessBuilder(command).start();
         String out = new String(process.getInputStream().readAllBytes()).strip();
         process.waitFor();
         return new double[] {Double.parseDouble(out), (cpuTicks()[1] - before) * TICK_MS / count};
@@ -244,7 +250,7 @@ public final class LaunchBench {
         Path casesFile = Files.writeString(work.resolve("cases.txt"), lines);
         System.out.printf(Locale.ROOT, "%-34s %9s %12s %8s %10s %12s %10s%n", "digest of " + cases + " cases", "seconds", "ms per case", "ratio",
                 "JVM CPU", "helper+runs", "CPU bound");
-        double[] floorCpu = floorWithCpu(floorProgram, program, cases);
+        double[] floorCpu = floorWithCpu(floorProgram, program, cases, List.of("case-0"));
         System.out.printf(Locale.ROOT, "%-34s %9s %12.3f %8s %10s %9.3f ms%n", "floor (C posix_spawn + wait4 loop)", "", floorCpu[0], "1.00x", "",
                 floorCpu[1]);
         // The first grade of each kind runs while the JIT compiles; then rounds, each next to its own floor, for a median.
@@ -270,7 +276,7 @@ public final class LaunchBench {
                     if (!Files.exists(work.resolve("gold"))) {
                         dev.patchgrade.core.digest.DigestGoal.record(options, GradeLog.SILENT);
                     }
-                    double[] floor = floorWithCpu(floorProgram, program, cases);
+                    double[] floor = floorWithCpu(floorProgram, program, cases, List.of("case-0"));
                     double floorMs = floor[0];
                     long[] cpuBefore = cpuTicks();
                     long start = System.nanoTime();
