@@ -1,7 +1,6 @@
 package dev.patchgrade.core.cases;
 
 import dev.patchgrade.core.hashing.Sha256;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 /**
@@ -30,6 +29,21 @@ public final class IdSet {
         }
         size++;
         return true;
+    }
+
+    /**
+     * The bytes of an id that its key is the hash of: its UTF-16 code units, every one of them. UTF-8 would write a
+     * lone surrogate as '?', so that "x?" and "x" followed by a lone U+D800 had one key: a cases file naming the one and a gold holding
+     * the other would look like the same case set.
+     */
+    public static byte[] hashed(String id) {
+        byte[] bytes = new byte[id.length() * 2];
+        for (int i = 0; i < id.length(); i++) {
+            char c = id.charAt(i);
+            bytes[2 * i] = (byte) (c >> 8);
+            bytes[2 * i + 1] = (byte) c;
+        }
+        return bytes;
     }
 
     public boolean contains(String id) {
@@ -94,7 +108,7 @@ public final class IdSet {
     }
 
     private long key(String id) {
-        byte[] hash = sha.digest(id.getBytes(StandardCharsets.UTF_8));
+        byte[] hash = sha.digest(hashed(id));
         long key = 0;
         for (int i = 0; i < 8; i++) {
             key = (key << 8) | (hash[i] & 0xff);

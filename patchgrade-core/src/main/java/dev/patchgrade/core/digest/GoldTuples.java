@@ -1,7 +1,7 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.cases.IdSet;
 import dev.patchgrade.core.hashing.Sha256;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -16,8 +16,8 @@ import java.util.List;
  * would be about 400. Even packed, 100,000 cases raised Maven's peak RSS under -Xmx128m from +13% to +24%
  * of a 2,000-case grade's (issue 15 allows 20%): so only up to {@link #KEPT} cases are kept, and a larger
  * gold directory is graded reading each case's file again, as before. A case is found by the first 128
- * bits of the SHA-256 of its id; two ids sharing them are not found in any case file (that would take
- * about 2^64 ids), and should it happen, {@link #add} refuses the second, and the caller must not use
+ * bits of the SHA-256 of its id (of {@link IdSet#hashed}, every UTF-16 unit of it); two ids sharing them
+ * are not found in any case file (that would take about 2^64 ids), and should it happen, {@link #add} refuses the second, and the caller must not use
  * these tuples (a lookup of either id would find the first one's).
  */
 final class GoldTuples {
@@ -200,7 +200,7 @@ final class GoldTuples {
     }
 
     private long[] key(String caseId) {
-        byte[] digest = SHA.get().digest(caseId.getBytes(StandardCharsets.UTF_8));
+        byte[] digest = SHA.get().digest(IdSet.hashed(caseId));
         long high = 0;
         long low = 0;
         for (int i = 0; i < 8; i++) {

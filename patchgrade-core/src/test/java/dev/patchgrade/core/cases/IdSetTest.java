@@ -30,4 +30,14 @@ class IdSetTest {
         IntStream.range(1, 501).forEach(i -> other.add("id " + i));
         assertThat(forward.sameKeys(other)).isFalse();
     }
+
+    @Test
+    void idsThatUtf8WouldWriteAlikeHaveKeysOfTheirOwn() {
+        IdSet ids = new IdSet();
+        assertThat(ids.add("x?")).isTrue();
+        assertThat(ids.contains("x\uD800")).isFalse();
+        assertThat(ids.add("x\uD800")).isTrue();
+        assertThat(ids.add("x\uDC00")).isTrue();
+        assertThat(ids.size()).isEqualTo(3);
+    }
 }

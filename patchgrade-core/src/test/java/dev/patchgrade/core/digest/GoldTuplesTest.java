@@ -125,6 +125,27 @@ class GoldTuplesTest {
         assertThat(small.tuple("c")).isEqualTo(new DigestTuple("c", 3, F, E, SanitizerClass.CLEAN, null));
     }
 
+    @Test
+    void anIdWithALoneSurrogateIsNotTheIdUtf8WouldWriteForIt() throws Exception {
+        // UTF-8 writes a lone surrogate as '?': hashed so, "x" and a lone U+D800 found the tuple of "x?" and was graded against it.
+        GoldTuples kept = new GoldTuples();
+        assertThat(kept.add(new DigestTuple("x?", 1, E, E, SanitizerClass.CLEAN, null))).isTrue();
+        assertThat(kept.get("x\uD800")).isNull();
+        assertThat(kept.add(new DigestTuple("x\uD800", 2, E, E, SanitizerClass.CLEAN, null))).isTrue();
+        assertThat(kept.add(new DigestTuple("x\uDC00", 3, E, E, SanitizerClass.CLEAN, null))).isTrue();
+        assertThat(kept.get("x\uD800").exit()).isEqualTo(2);
+        assertThat(kept.get("x?").exit()).isEqualTo(1);
+
+        GoldWriter.replace(dir.resolve("gold"), List.of(new DigestTuple("x?", 0, E, E, SanitizerClass.CLEAN, null)), null, List.of());
+        Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"x\\ud800\",\"args\":[]}\n");
+        dev.patchgrade.core.grade.GoalSettings settings = new dev.patchgrade.core.grade.GoalSettings("digest", "surrogate", dir.resolve("reports"),
+                dir.resolve("out"), dir, java.util.Map.of());
+        dev.patchgrade.core.grade.GoalResult result = DigestGoal.grade(DigestOptions.of(settings, cases, dir.resolve("gold"), List.of("/bin/true"))
+                .buckets(TimeBuckets.parse("off")).build(), dev.patchgrade.core.GradeLog.SILENT);
+        assertThat(result.error()).as("graded against another case's gold").isNotNull();
+        assertThat(result.error().error()).as(result.error().getMessage()).isEqualTo(dev.patchgrade.core.ErrorName.CASE_SET_DRIFT);
+    }
+
     private static DigestTuple tuple(int i) {
         String hash = String.format("%064x", (long) i * 2654435761L);
         return new DigestTuple("case-" + i, i % 7 == 0 ? null : i - 500, hash, i % 3 == 0 ? null : E, SanitizerClass.values()[i % SanitizerClass.values().length],
