@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,20 +22,8 @@ class RedKillEscapeTest {
     @TempDir
     Path dir;
 
-    private static boolean gone(Path pidFile) throws Exception {
-        if (!Files.exists(pidFile)) {
-            return true;
-        }
-        long pid = Long.parseLong(Files.readString(pidFile).strip());
-        ProcessHandle handle = ProcessHandle.of(pid).orElse(null);
-        if (handle == null) {
-            return true;
-        }
-        boolean dead = handle.onExit().completeOnTimeout(null, 5, TimeUnit.SECONDS).get() != null || !handle.isAlive();
-        if (!dead) {
-            handle.destroyForcibly();
-        }
-        return dead;
+    static boolean gone(Path pidFile) throws Exception {
+        return RunGone.gone(pidFile, Duration.ofSeconds(5));
     }
 
     private void run(String wrapper, String script) throws Exception {

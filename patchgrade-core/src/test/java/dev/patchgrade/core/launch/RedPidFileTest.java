@@ -70,9 +70,7 @@ class RedPidFileTest {
                 System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
                 System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
             }
-            long sleeper = Long.parseLong(Files.readString(pidOfSleeper).strip());
-            ProcessHandle handle = ProcessHandle.of(sleeper).orElse(null);
-            boolean gone = handle == null || handle.onExit().completeOnTimeout(null, 5, TimeUnit.SECONDS).get() != null || !handle.isAlive();
+            boolean gone = RunGone.gone(Long.parseLong(Files.readString(pidOfSleeper).strip()), Duration.ofSeconds(5));
             assertThat(gone).as("the run's own background child (wrapper '%s') dies with its group", wrapper).isTrue();
         }
     }

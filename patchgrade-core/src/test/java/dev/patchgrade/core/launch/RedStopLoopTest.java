@@ -25,19 +25,7 @@ class RedStopLoopTest {
     Path dir;
 
     static boolean gone(Path pidFile) throws Exception {
-        if (!Files.exists(pidFile)) {
-            return true;
-        }
-        long pid = Long.parseLong(Files.readString(pidFile).strip());
-        ProcessHandle handle = ProcessHandle.of(pid).orElse(null);
-        if (handle == null) {
-            return true;
-        }
-        boolean dead = handle.onExit().completeOnTimeout(null, 5, TimeUnit.SECONDS).get() != null || !handle.isAlive();
-        if (!dead) {
-            handle.destroyForcibly();
-        }
-        return dead;
+        return RunGone.gone(pidFile, Duration.ofSeconds(5));
     }
 
     private long[] run(String wrapper, String script) throws Exception {
