@@ -76,21 +76,37 @@ public abstract class CaseGrading<C, R> {
         long started = System.nanoTime();
         validate();
         CaseRunner.requireWorkers(parallel);
-        OracleGuard guard = OracleGuard.snapshot(oracles());
-        Collection<C> cases = prepare(log);
-        RowReport<R> rows = report();
-        rows.console(log);
-        // The launchers first: the reports' sandbox facts are what they turned out to be.
-        try (RowReport<R> unfinished = rows;
-                AutoCloseable launchers = openLaunchers(log);
-                ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), rowsName)) {
-            CaseRunner.forEach(cases, parallel * callersPerWorker(), this::gradeCase, this::failing, row -> {
-                CaseOutcome outcome = rows.outcome(row, log);
-                report.add(outcome, rows.jsonRow(row));
-                rows.reported(row);
-            }, log);
-            guard.verifyUnchanged();
-            GoalRun.finish(settings, report, (System.nanoTime() - started) / 1e9, rows.head());
+        BackgroundLaunchers launchers = BackgroundLaunchers.open(() -> openLaunchers(log));
+        OracleGuard guard;
+        Collection<C> cases;
+        RowReport<R> rows;
+        try {
+            guard = OracleGuard.snapshot(oracles());
+            cases = prepare(log);
+            rows = report();
+            rows.console(log);
+        } catch (Throwable e) {
+            try {
+                launchers.close();
+            } catch (Exception closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
+        }
+        try (RowReport<R> unfinished = rows; BackgroundLaunchers open = launchers) {
+            // The launchers before the report: its sandbox facts are what they turned out to be.
+            launchers.await();
+            try (ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), rowsName)) {
+                CaseRunner.forEach(cases, parallel * callersPerWorker(), this::gradeCase, this::failing, row -> {
+                    CaseOutcome outcome = rows.outcome(row, log);
+                    report.add(outcome, rows.jsonRow(row));
+                    rows.reported(row);
+                }, log);
+                // Every run has ended and its processes are gone: the helpers exit while the oracles are checked.
+                launchers.closeInBackground();
+                guard.verifyUnchanged();
+                GoalRun.finish(settings, report, (System.nanoTime() - started) / 1e9, rows.head());
+            }
         }
         rows.printSummary(log);
         return rows.result();

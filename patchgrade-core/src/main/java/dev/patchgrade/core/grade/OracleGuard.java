@@ -9,18 +9,20 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitOption;
+import java.nio.file.FileVisitResult;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.EnumSet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * Fingerprints the oracle files (envelope, cases, gold directory, sidecar) before a grading run and
@@ -80,27 +82,30 @@ public final class OracleGuard {
                 // and stayed in the old generation for the grade (issue 15). A changed entry keeps its key by chance
                 // only (1 in 2^64), as the salt cannot be known by what changes it.
                 MessageDigest entry = Sha256.digest();
-                long[] keys = new long[256];
-                int count = 0;
-                try (Stream<Path> files = Files.walk(real, FileVisitOption.FOLLOW_LINKS)) {
-                    for (Iterator<Path> walk = files.iterator(); walk.hasNext(); ) {
-                        Path file = walk.next();
-                        entry.update(salt);
-                        entry.update(real.relativize(file).toString().getBytes(StandardCharsets.UTF_8));
-                        entry.update((byte) 0);
-                        if (Files.isRegularFile(file)) {
+                Keys keys = new Keys();
+                // The walk's own stat says which entries are files: one more (for the change time) per file, not two.
+                Files.walkFileTree(real, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE, new SimpleFileVisitor<>() {
+                    @Override
+                    public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attributes) {
+                        startEntry(entry, real, directory);
+                        keys.add(ByteBuffer.wrap(entry.digest()).getLong());
+                        return FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                        startEntry(entry, real, file);
+                        if (attributes.isRegularFile()) {
                             updateByIdentity(entry, file);
                         }
-                        if (count == keys.length) {
-                            keys = Arrays.copyOf(keys, count * 2);
-                        }
-                        keys[count++] = ByteBuffer.wrap(entry.digest()).getLong();
+                        keys.add(ByteBuffer.wrap(entry.digest()).getLong());
+                        return FileVisitResult.CONTINUE;
                     }
-                }
-                Arrays.sort(keys, 0, count);
+                });
+                long[] sortedKeys = keys.sorted();
                 ByteBuffer sorted = ByteBuffer.allocate(Long.BYTES);
-                for (int i = 0; i < count; i++) {
-                    digest.update(sorted.clear().putLong(keys[i]).array());
+                for (long key : sortedKeys) {
+                    digest.update(sorted.clear().putLong(key).array());
                 }
             } else {
                 update(digest, real);
@@ -109,6 +114,32 @@ public final class OracleGuard {
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.ORACLE_UNREADABLE, oracle + ": cannot be read to fingerprint it (" + e.getMessage()
                     + "); check its permissions, and that no other process holds it");
+        }
+    }
+
+    /** An entry's digest starts with its salted path under the root; a regular file's identity follows. */
+    private void startEntry(MessageDigest entry, Path root, Path path) {
+        entry.update(salt);
+        entry.update(root.relativize(path).toString().getBytes(StandardCharsets.UTF_8));
+        entry.update((byte) 0);
+    }
+
+    /** The entries' keys, sorted when all are in: the same for the same entries in any listing order. */
+    private static final class Keys {
+        private long[] keys = new long[256];
+        private int count;
+
+        void add(long key) {
+            if (count == keys.length) {
+                keys = Arrays.copyOf(keys, count * 2);
+            }
+            keys[count++] = key;
+        }
+
+        long[] sorted() {
+            long[] sorted = Arrays.copyOf(keys, count);
+            Arrays.sort(sorted);
+            return sorted;
         }
     }
 

@@ -9,11 +9,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -43,7 +45,7 @@ public final class HtmlSummary {
                 String name = file.getFileName().toString();
                 if (name.startsWith("patchgrade.") && name.endsWith(".json")) {
                     try {
-                        sections.add(read(file, name.substring("patchgrade.".length(), name.length() - ".json".length())));
+                        sections.add(readOnce(file, name.substring("patchgrade.".length(), name.length() - ".json".length())));
                     } catch (IOException e) {
                         // a report being replaced right now is picked up by the next refresh
                     }
@@ -74,6 +76,39 @@ public final class HtmlSummary {
 
     /** Failing rows first in the reader's eye: every failing row up to this many, and passing rows while room is left. */
     static final int ROWS_SHOWN = 500;
+
+    /**
+     * Sections of reports read before, by file: the page is rebuilt after every execution of a build, and only the
+     * report that execution wrote is new to it. A report is replaced by a rename, so a file with the inode, size and
+     * modification time it was read with is the same report; where the file system keeps whole seconds only, a
+     * rewrite within the second could look the same, so such a report is always read.
+     */
+    private static final Map<Path, ReadBefore> READ = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Path, ReadBefore> eldest) {
+            return size() > 64;
+        }
+    });
+
+    private record ReadBefore(Object fileKey, long size, long modifiedNanos, Section section) {}
+
+    /** {@link #read}, or the section read from this very file before. */
+    static Section readOnce(Path file, String name) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+        long modified = attributes.lastModifiedTime().to(TimeUnit.NANOSECONDS);
+        Path key = file.toAbsolutePath();
+        ReadBefore before = READ.get(key);
+        if (before != null && attributes.fileKey() != null && before.fileKey().equals(attributes.fileKey()) && before.size() == attributes.size()
+                && before.modifiedNanos() == modified && before.section().name().equals(name)) {
+            return before.section();
+        }
+        // Read after the look at its attributes: a report replaced in between is read again next time.
+        Section section = read(file, name);
+        if (attributes.fileKey() != null && modified % 1_000_000_000L != 0) {
+            READ.put(key, new ReadBefore(attributes.fileKey(), attributes.size(), modified, section));
+        }
+        return section;
+    }
 
     /** Reads a report as a stream: the rows one at a time, so a report of any size is read in constant memory. */
     static Section read(Path file, String name) throws IOException {

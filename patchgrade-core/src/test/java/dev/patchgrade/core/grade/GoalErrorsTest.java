@@ -84,6 +84,19 @@ class GoalErrorsTest {
     }
 
     @Test
+    void aGradeThatFailsReadingItsOraclesLeavesNoHelperRunning() throws Exception {
+        // The helper starts while the gold is read: a gold that fails the read must still see it stopped.
+        Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
+        Path gold = Files.createDirectories(dir.resolve("gold"));
+        Files.writeString(gold.resolve("1.json"), "{\"case\": \"1\", \"exit\": ");
+        GoalResult result = DigestGoal.grade(digest(cases, gold, List.of(Fixtures.command("crash"), "exit:0"), null), GradeLog.SILENT);
+        assertThat(result.error().errorName()).isEqualTo("malformed_gold");
+        assertReportsNameTheError(settings, "malformed_gold");
+        assertThat(ProcessHandle.current().children().filter(p -> p.info().command().orElse("").contains("pg-launch-helper")).toList())
+                .as("helpers still running after the grade returned").isEmpty();
+    }
+
+    @Test
     void recordDigestRefusesAnExistingGoldAndLeavesItAlone() throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
         Path gold = Files.createDirectories(dir.resolve("gold"));

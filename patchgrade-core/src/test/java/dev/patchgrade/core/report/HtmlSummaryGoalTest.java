@@ -39,4 +39,26 @@ class HtmlSummaryGoalTest {
         assertThat(html).contains(">r1999<", "2000 rows").contains("more row(s) not shown here");
         assertThat(html.split("<tr><td>r").length - 1).isLessThanOrEqualTo(HtmlSummary.ROWS_SHOWN);
     }
+
+    @Test
+    void aReportReplacedSinceTheLastPageIsReadAgainEvenAtTheSameSize() throws Exception {
+        Path report = dir.resolve("patchgrade.digest.again.json");
+        Files.writeString(report, digestReport("alpha", 0));
+        assertThat(Files.readString(HtmlSummary.refresh(dir, "m"))).contains(">alpha<");
+        // A later execution replaces it as reports are replaced (a new file renamed over it), same length, other case.
+        Path next = dir.resolve("next.tmp");
+        Files.writeString(next, digestReport("omega", 0));
+        assertThat(Files.size(next)).isEqualTo(Files.size(report));
+        Files.move(next, report, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        String page = Files.readString(HtmlSummary.refresh(dir, "m"));
+        assertThat(page).contains(">omega<").doesNotContain(">alpha<");
+        // Unchanged, the report draws the same rows again (read once, shown on every page after).
+        assertThat(Files.readString(HtmlSummary.refresh(dir, "m"))).isEqualTo(page);
+    }
+
+    private static String digestReport(String caseId, int exit) {
+        return "{\"goal\":\"digest\",\"execution\":\"again\",\"verdict\":\"pass\",\"graded\":1,\"failing\":0,\"cases\":["
+                + "{\"case\":\"" + caseId + "\",\"verdict\":\"pass\",\"drift_fields\":[],\"gold\":{\"case\":\"" + caseId + "\",\"exit\":" + exit
+                + "},\"candidate\":{\"case\":\"" + caseId + "\",\"exit\":" + exit + "}}]}\n";
+    }
 }
