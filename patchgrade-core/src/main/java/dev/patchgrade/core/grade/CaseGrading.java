@@ -76,7 +76,9 @@ public abstract class CaseGrading<C, R> {
         long started = System.nanoTime();
         validate();
         CaseRunner.requireWorkers(parallel);
-        BackgroundLaunchers launchers = BackgroundLaunchers.open(() -> openLaunchers(log));
+        LaunchFacts.Seen before = settings.facts().seen();
+        DeferredLog launchLog = new DeferredLog(log);
+        BackgroundLaunchers launchers = BackgroundLaunchers.open(() -> openLaunchers(launchLog));
         OracleGuard guard;
         Collection<C> cases;
         RowReport<R> rows;
@@ -91,11 +93,17 @@ public abstract class CaseGrading<C, R> {
             } catch (Exception closing) {
                 e.addSuppressed(closing);
             }
+            // No child ran: the error report says so, whatever the launchers found while they were open.
+            settings.facts().forgetSince(before);
             throw e;
         }
         try (RowReport<R> unfinished = rows; BackgroundLaunchers open = launchers) {
             // The launchers before the report: its sandbox facts are what they turned out to be.
-            launchers.await();
+            try {
+                launchers.await();
+            } finally {
+                launchLog.release();
+            }
             try (ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), rowsName)) {
                 CaseRunner.forEach(cases, parallel * callersPerWorker(), this::gradeCase, this::failing, row -> {
                     CaseOutcome outcome = rows.outcome(row, log);

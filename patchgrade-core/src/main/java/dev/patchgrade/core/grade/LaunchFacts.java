@@ -30,6 +30,25 @@ public final class LaunchFacts {
         }
     }
 
+    /** What has been observed so far; {@link #forgetSince} puts it back. */
+    Seen seen() {
+        return new Seen(sandbox.get(), method.get(), cpuLimitation.get(), java.util.Set.copyOf(hidden));
+    }
+
+    /** The facts at one moment. */
+    record Seen(SandboxStatus sandbox, String method, String cpuLimitation, java.util.Set<java.nio.file.Path> hidden) {}
+
+    /**
+     * Forgets the launchers observed since {@code seen}: they were opened beside the reading of the oracles and closed
+     * when that failed, before any child ran, so the report says that none ran.
+     */
+    void forgetSince(Seen seen) {
+        sandbox.set(seen.sandbox());
+        method.set(seen.method());
+        cpuLimitation.set(seen.cpuLimitation());
+        hidden.retainAll(seen.hidden());
+    }
+
     /** What this execution's CPU figures miss, or {@code null} when they cover the whole tree (or were not measured). */
     public String cpuLimitation() {
         return cpuLimitation.get();

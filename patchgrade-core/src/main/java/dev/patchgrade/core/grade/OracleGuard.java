@@ -86,8 +86,9 @@ public final class OracleGuard {
                 // The walk's own stat says which entries are files: one more (for the change time) per file, not two.
                 Files.walkFileTree(real, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE, new SimpleFileVisitor<>() {
                     @Override
-                    public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attributes) {
+                    public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attributes) throws IOException {
                         startEntry(entry, real, directory);
+                        updateDirectoryIdentity(entry, directory);
                         keys.add(ByteBuffer.wrap(entry.digest()).getLong());
                         return FileVisitResult.CONTINUE;
                     }
@@ -167,6 +168,24 @@ public final class OracleGuard {
         ByteBuffer identity = ByteBuffer.allocate(5 * Long.BYTES);
         identity.putLong(((Number) unix.get("ino")).longValue()).putLong(((Number) unix.get("dev")).longValue())
                 .putLong(((Number) unix.get("size")).longValue()).putLong(modified).putLong(changed);
+        digest.update(identity.array());
+    }
+
+    /**
+     * A directory by inode and change time: an entry added, removed or renamed in it, or the directory itself
+     * renamed, changes them. Without them, a gold directory moved aside for a forged copy while cases are graded
+     * from their files, and moved back before the check, looked untouched (its files keep their stat data).
+     */
+    private static void updateDirectoryIdentity(MessageDigest digest, Path directory) throws IOException {
+        Map<String, Object> unix;
+        try {
+            unix = Files.readAttributes(directory, "unix:ino,dev,ctime");
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            return;
+        }
+        ByteBuffer identity = ByteBuffer.allocate(3 * Long.BYTES);
+        identity.putLong(((Number) unix.get("ino")).longValue()).putLong(((Number) unix.get("dev")).longValue())
+                .putLong(((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS));
         digest.update(identity.array());
     }
 

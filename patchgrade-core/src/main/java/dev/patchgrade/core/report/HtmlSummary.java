@@ -81,12 +81,13 @@ public final class HtmlSummary {
      * Sections of reports read before, by file: the page is rebuilt after every execution of a build, and only the
      * report that execution wrote is new to it. A report is replaced by a rename, so a file with the inode, size and
      * modification time it was read with is the same report; where the file system keeps whole seconds only, a
-     * rewrite within the second could look the same, so such a report is always read.
+     * rewrite within the second could look the same, so such a report is always read. A section holds up to
+     * {@link #ROWS_SHOWN} rows of HTML (a few hundred KB): a few executions' worth are kept, not a reactor's.
      */
     private static final Map<Path, ReadBefore> READ = java.util.Collections.synchronizedMap(new java.util.LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Path, ReadBefore> eldest) {
-            return size() > 64;
+            return size() > 16;
         }
     });
 

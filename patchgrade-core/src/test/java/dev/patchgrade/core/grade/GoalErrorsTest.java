@@ -20,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -83,15 +85,42 @@ class GoalErrorsTest {
         assertThat(dir.resolve("out/cand")).doesNotExist();
     }
 
-    @Test
-    void aGradeThatFailsReadingItsOraclesLeavesNoHelperRunning() throws Exception {
-        // The helper starts while the gold is read: a gold that fails the read must still see it stopped.
-        Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
-        Path gold = Files.createDirectories(dir.resolve("gold"));
-        Files.writeString(gold.resolve("1.json"), "{\"case\": \"1\", \"exit\": ");
-        GoalResult result = DigestGoal.grade(digest(cases, gold, List.of(Fixtures.command("crash"), "exit:0"), null), GradeLog.SILENT);
-        assertThat(result.error().errorName()).isEqualTo("malformed_gold");
-        assertReportsNameTheError(settings, "malformed_gold");
+    @ParameterizedTest
+    @ValueSource(strings = {"auto", "auto, user namespaces refused"})
+    void aGradeThatFailsReadingItsOraclesLeavesNoHelperRunningAndSaysNoChildRan(String how) throws Exception {
+        // The helper starts while the gold is read: a gold that fails the read must still see it stopped, and the
+        // report and the log must say what they said when nothing was started before the gold was read.
+        if (how.contains("refused")) {
+            System.setProperty("patchgrade.sandbox.denyUserns", "true");
+        }
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        GradeLog log = new GradeLog() {
+            @Override
+            public void info(String message) {}
+
+            @Override
+            public void warn(String message) {
+                warnings.add(message);
+            }
+
+            @Override
+            public void debug(String message) {}
+        };
+        try {
+            Path cases = Files.writeString(dir.resolve("cases.txt"), "1\n");
+            Path gold = Files.createDirectories(dir.resolve("gold"));
+            Files.writeString(gold.resolve("1.json"), "{\"case\": \"1\", \"exit\": ");
+            GoalSettings auto = settings.withSandbox(SandboxSettings.auto());
+            DigestGoal.Options options = DigestGoal.Options.builder(auto).cases(cases).gold(gold)
+                    .command(List.of(Fixtures.command("crash"), "exit:0")).timeoutSeconds(5).buckets(TimeBuckets.parse(WIDE_BUCKET)).build();
+            GoalResult result = DigestGoal.grade(options, log);
+            assertThat(result.error().errorName()).isEqualTo("malformed_gold");
+            assertReportsNameTheError(auto, "malformed_gold");
+            assertThat(Files.readString(auto.jsonReport())).contains("\"reason\" : \"no child was started\"").contains("\"tamper_proof\" : false");
+            assertThat(warnings).as("warnings about a sandbox no child ran in").noneMatch(w -> w.contains("WITHOUT the sandbox"));
+        } finally {
+            System.clearProperty("patchgrade.sandbox.denyUserns");
+        }
         assertThat(ProcessHandle.current().children().filter(p -> p.info().command().orElse("").contains("pg-launch-helper")).toList())
                 .as("helpers still running after the grade returned").isEmpty();
     }

@@ -1,9 +1,11 @@
 package dev.patchgrade.core.grade;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.patchgrade.core.Fixtures;
 import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
@@ -48,5 +50,33 @@ class OracleGuardRedTeamTest {
             Assumptions.assumeTrue(result.exitedZero(), how + ": " + result.outcome() + " " + result.stderr().excerpt());
         }
         assertThatThrownBy(guard::verifyUnchanged).as(how).hasMessageContaining("gold");
+    }
+
+    /**
+     * Graded past the tuples a grade keeps, each case's gold file is read when its case runs: a candidate moves the
+     * directory (or a subdirectory) aside, leaves a forged copy to be read, and moves the original back before the
+     * check. The files keep their stat data; the directories' change times do not.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"root", "subdirectory"})
+    void aGoldDirectoryMovedAsideForAForgedCopyAndBackIsCaught(String which) throws Exception {
+        Path gold = Files.createDirectories(dir.resolve("gold"));
+        Path outside = Files.createDirectories(dir.resolve("outside"));
+        Files.writeString(gold.resolve("case1.json"), "{\"case\": \"1\", \"exit\": 0}\n");
+        Files.createDirectories(gold.resolve("sub"));
+        Files.writeString(gold.resolve("sub/case2.json"), "{\"case\": \"2\", \"exit\": 0}\n");
+        Thread.sleep(20); // past the coarse clock tick the files were written in
+        OracleGuard guard = OracleGuard.snapshot(List.of(gold));
+        Path moved = which.equals("root") ? gold : gold.resolve("sub");
+        Path aside = outside.resolve("orig");
+        String script = "mv " + moved + " " + aside + " && mkdir " + moved + " && printf '{\"case\": \"2\", \"exit\": 3}' > " + moved
+                + "/case2.json && cat " + moved + "/case2.json && rm -r " + moved + " && mv " + aside + " " + moved;
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off())) {
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", script)));
+            assertThat(result.exitedZero()).as(which + ": " + result.stderr().excerpt()).isTrue();
+        }
+        assertThat(Files.readString(gold.resolve("sub/case2.json"))).as("the original is back").contains("\"exit\": 0");
+        assertThatThrownBy(guard::verifyUnchanged).as(which).isInstanceOf(PatchgradeException.class).hasMessageContaining("gold")
+                .extracting(e -> ((PatchgradeException) e).errorName()).isEqualTo("oracle_tampered");
     }
 }
