@@ -97,7 +97,7 @@ public abstract class CaseGrading<C, R> {
             settings.facts().forgetSince(before);
             throw e;
         }
-        try (RowReport<R> unfinished = rows; BackgroundLaunchers open = launchers) {
+        try (RowReport<R> unfinished = rows; BackgroundLaunchers closedLast = launchers) {
             // The launchers before the report: its sandbox facts are what they turned out to be.
             try {
                 launchers.await();

@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitOption;
+import java.nio.file.FileSystemLoopException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -103,15 +104,15 @@ public final class OracleGuard {
                         return FileVisitResult.CONTINUE;
                     }
                 });
-                long[] sortedKeys = keys.sorted();
-                ByteBuffer sorted = ByteBuffer.allocate(Long.BYTES);
-                for (long key : sortedKeys) {
-                    digest.update(sorted.clear().putLong(key).array());
-                }
+                keys.hashSorted(digest);
             } else {
                 update(digest, real);
             }
             return Sha256.hex(digest.digest());
+        } catch (FileSystemLoopException e) {
+            throw new PatchgradeException(ErrorName.ORACLE_UNREADABLE, oracle + ": the symbolic link " + e.getFile()
+                    + " leads back into a directory above it, so the oracle has no end to fingerprint; remove that link (an oracle"
+                    + " directory holds files, and links to files)");
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.ORACLE_UNREADABLE, oracle + ": cannot be read to fingerprint it (" + e.getMessage()
                     + "); check its permissions, and that no other process holds it");
@@ -137,10 +138,12 @@ public final class OracleGuard {
             keys[count++] = key;
         }
 
-        long[] sorted() {
-            long[] sorted = Arrays.copyOf(keys, count);
-            Arrays.sort(sorted);
-            return sorted;
+        void hashSorted(MessageDigest digest) {
+            Arrays.sort(keys, 0, count);
+            ByteBuffer key = ByteBuffer.allocate(Long.BYTES);
+            for (int i = 0; i < count; i++) {
+                digest.update(key.clear().putLong(keys[i]).array());
+            }
         }
     }
 
@@ -152,23 +155,13 @@ public final class OracleGuard {
      * so such a file is read after all.
      */
     private static void updateByIdentity(MessageDigest digest, Path file) throws IOException {
-        Map<String, Object> unix;
-        try {
-            unix = Files.readAttributes(file, "unix:ino,dev,size,lastModifiedTime,ctime");
-        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+        UnixIdentity identity = UnixIdentity.of(file);
+        if (identity == null || identity.changed() % 1_000_000_000L == 0 || identity.modified() % 1_000_000_000L == 0) {
             update(digest, file);
             return;
         }
-        long changed = ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS);
-        long modified = ((FileTime) unix.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS);
-        if (changed % 1_000_000_000L == 0 || modified % 1_000_000_000L == 0) {
-            update(digest, file);
-            return;
-        }
-        ByteBuffer identity = ByteBuffer.allocate(5 * Long.BYTES);
-        identity.putLong(((Number) unix.get("ino")).longValue()).putLong(((Number) unix.get("dev")).longValue())
-                .putLong(((Number) unix.get("size")).longValue()).putLong(modified).putLong(changed);
-        digest.update(identity.array());
+        digest.update(ByteBuffer.allocate(5 * Long.BYTES).putLong(identity.ino()).putLong(identity.dev()).putLong(identity.size())
+                .putLong(identity.modified()).putLong(identity.changed()).array());
     }
 
     /**
@@ -177,16 +170,26 @@ public final class OracleGuard {
      * from their files, and moved back before the check, looked untouched (its files keep their stat data).
      */
     private static void updateDirectoryIdentity(MessageDigest digest, Path directory) throws IOException {
-        Map<String, Object> unix;
-        try {
-            unix = Files.readAttributes(directory, "unix:ino,dev,ctime");
-        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
-            return;
+        UnixIdentity identity = UnixIdentity.of(directory);
+        if (identity != null) {
+            digest.update(ByteBuffer.allocate(3 * Long.BYTES).putLong(identity.ino()).putLong(identity.dev()).putLong(identity.changed()).array());
         }
-        ByteBuffer identity = ByteBuffer.allocate(3 * Long.BYTES);
-        identity.putLong(((Number) unix.get("ino")).longValue()).putLong(((Number) unix.get("dev")).longValue())
-                .putLong(((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS));
-        digest.update(identity.array());
+    }
+
+    /** What stat says of a file or directory; times in nanoseconds. */
+    private record UnixIdentity(long ino, long dev, long size, long modified, long changed) {
+        /** {@code null} where the file system has no unix view. */
+        static UnixIdentity of(Path path) throws IOException {
+            Map<String, Object> unix;
+            try {
+                unix = Files.readAttributes(path, "unix:ino,dev,size,lastModifiedTime,ctime");
+            } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+                return null;
+            }
+            return new UnixIdentity(((Number) unix.get("ino")).longValue(), ((Number) unix.get("dev")).longValue(),
+                    ((Number) unix.get("size")).longValue(), ((FileTime) unix.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
+                    ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS));
+        }
     }
 
     private static void update(MessageDigest digest, Path file) throws IOException {

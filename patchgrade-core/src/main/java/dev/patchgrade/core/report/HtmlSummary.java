@@ -99,8 +99,8 @@ public final class HtmlSummary {
         long modified = attributes.lastModifiedTime().to(TimeUnit.NANOSECONDS);
         Path key = file.toAbsolutePath();
         ReadBefore before = READ.get(key);
-        if (before != null && attributes.fileKey() != null && before.fileKey().equals(attributes.fileKey()) && before.size() == attributes.size()
-                && before.modifiedNanos() == modified && before.section().name().equals(name)) {
+        if (before != null && before.fileKey().equals(attributes.fileKey()) && before.size() == attributes.size()
+                && before.modifiedNanos() == modified) {
             return before.section();
         }
         // Read after the look at its attributes: a report replaced in between is read again next time.

@@ -282,7 +282,7 @@ public final class LaunchBench {
                     dev.patchgrade.core.grade.GoalResult result = dev.patchgrade.core.digest.DigestGoal.grade(options, GradeLog.SILENT);
                     double seconds = (System.nanoTime() - start) / 1e9;
                     long[] cpuAfter = cpuTicks();
-                    // The floor on both sides of the grade: on this host it drifts by 7% from one loop to the next.
+                    // The floor on both sides of the grade: on this host it moves by up to 8% from one loop to the next.
                     double floorMs = (floorBefore + floorWithCpu(floorProgram, program, cases, List.of("case-0"))[0]) / 2;
                     if (result.failed() || result.error() != null) {
                         throw new IllegalStateException("bench digest failed: " + result);

@@ -84,4 +84,15 @@ class OracleGuardTest {
         assertThat(linkedFile).exists();
         assertThatThrownBy(guard::verifyUnchanged).as("a file linked into the gold directory counts too").hasMessageContaining("gold");
     }
+
+    @Test
+    void aSymbolicLinkLoopInAGoldDirectoryIsNamedWithItsFix(@TempDir Path dir) throws Exception {
+        Path gold = Files.createDirectories(dir.resolve("gold/sub"));
+        Files.writeString(gold.resolve("a.json"), "{}");
+        Path loop = Files.createSymbolicLink(gold.resolve("up"), gold.getParent());
+        assertThatThrownBy(() -> OracleGuard.snapshot(List.of(gold.getParent())))
+                .isInstanceOf(dev.patchgrade.core.PatchgradeException.class)
+                .hasMessageContaining(loop.toString()).hasMessageContaining("remove that link")
+                .extracting(e -> ((dev.patchgrade.core.PatchgradeException) e).errorName()).isEqualTo("oracle_unreadable");
+    }
 }

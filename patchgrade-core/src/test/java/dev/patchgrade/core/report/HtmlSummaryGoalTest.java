@@ -52,7 +52,7 @@ class HtmlSummaryGoalTest {
         Files.move(next, report, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         String page = Files.readString(HtmlSummary.refresh(dir, "m"));
         assertThat(page).contains(">omega<").doesNotContain(">alpha<");
-        // Unchanged, the report draws the same rows again (read once, shown on every page after).
+        // Unchanged, the report draws the same page again (from the section kept of it).
         assertThat(Files.readString(HtmlSummary.refresh(dir, "m"))).isEqualTo(page);
     }
 
