@@ -8,7 +8,8 @@
 #   3. the envelope's trust under noise: the known-good score_lookup graded 30 times with the default
 #      slack while another process keeps one core busy;
 #   4. the digest goal's wall time over 2,000 cases of a trivial binary, sandbox off and on, with 1 and 2
-#      workers, next to the floor for the same number of launches (taken before and after each grade): a first grade of each kind, then
+#      workers, next to the floor for the same number of launches (taken before and after each grade) and to two
+#      floor loops side by side (the best 2 workers could do on this host): a first grade of each kind, then
 #      5 rounds (-Dbench.digestRounds) for a median, with the CPU a case costs (the JVM's, the helpers'
 #      and their runs') and the ratio that CPU allows on every core;
 #   5. detection power under load: score_lookup variants doing 1.00x, 1.03x, 1.05x and 1.10x the work,

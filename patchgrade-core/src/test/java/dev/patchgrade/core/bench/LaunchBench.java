@@ -143,6 +143,23 @@ public final class LaunchBench {
         return new double[] {Double.parseDouble(out), (cpuTicks()[1] - before) * TICK_MS / count};
     }
 
+    /**
+     * Two floor loops at once, each of {@code count} launches: ms per launch of the pair together (each loop's time
+     * over two). What two workers could do at best on this host: where process creation does not scale over the
+     * cores, it is above half the floor.
+     */
+    private static double pairedFloor(String floorProgram, String program, int count, List<String> argument) throws Exception {
+        List<String> command = new ArrayList<>(List.of(floorProgram, program, Integer.toString(count)));
+        command.addAll(argument);
+        Process first = new ProcessBuilder(command).start();
+        Process second = new ProcessBuilder(command).start();
+        double a = Double.parseDouble(new String(first.getInputStream().readAllBytes()).strip());
+        double b = Double.parseDouble(new String(second.getInputStream().readAllBytes()).strip());
+        first.waitFor();
+        second.waitFor();
+        return (a + b) / 2 / 2;
+    }
+
     /** Clock ticks of CPU so far: {this JVM's user+system, its reaped children's (with everything they reaped)}. */
     private static long[] cpuTicks() throws java.io.IOException {
         String stat = Files.readString(Path.of("/proc/self/stat"));
@@ -253,6 +270,10 @@ public final class LaunchBench {
         double[] floorCpu = floorWithCpu(floorProgram, program, cases, List.of("case-0"));
         System.out.printf(Locale.ROOT, "%-34s %9s %12.3f %8s %10s %9.3f ms%n", "floor (C posix_spawn + wait4 loop)", "", floorCpu[0], "1.00x", "",
                 floorCpu[1]);
+        double paired = pairedFloor(floorProgram, program, cases, List.of("case-0"));
+        double single = floorWithCpu(floorProgram, program, cases, List.of("case-0"))[0];
+        // Against the floor of one loop taken right after it: what 2 workers could reach at best here.
+        System.out.printf(Locale.ROOT, "%-34s %9s %12.3f %7.2fx%n", "two floor loops side by side", "", paired, paired / single);
         // The first grade of each kind runs while the JIT compiles; then rounds, each next to its own floor, for a median.
         int rounds = Integer.getInteger("bench.digestRounds", 5);
         java.util.Map<String, List<Double>> ratios = new java.util.LinkedHashMap<>();
