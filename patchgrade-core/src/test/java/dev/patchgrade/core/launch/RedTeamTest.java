@@ -140,7 +140,10 @@ class RedTeamTest {
     @Test
     void aRunCannotTakeTheHostsWholeNamespaceQuota() throws Exception {
         try (Launcher launcher = open()) {
-            LaunchResult result = run(launcher, Fixtures.command("redteam"), "userns", "1500");
+            // A fork and an unshare each, a thousand times: seconds on a slow host, and the cap is what is asked here.
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "userns", "1500")).withWorkingDirectory(dir)
+                    .withTimeout(java.time.Duration.ofSeconds(120)));
+            assertThat(result.timedOut()).as("the run ended by itself").isFalse();
             assertThat(result.stdout().excerpt()).startsWith("userns:");
             int held = Integer.parseInt(result.stdout().excerpt().strip().substring("userns:".length()));
             assertThat(held).as("user namespaces one run could hold at once").isLessThan(1500);
