@@ -23,6 +23,10 @@
  *                         answer back: prints "pair-ok"
  *   uring-socket          io_uring_setup (whose socket and connect operations pass no seccomp
  *                         filter): prints "uring-open" or "refused errno=N"
+ *   pagecache FILE        the page cache calls a run could keep an answer with: fadvise DONTNEED of FILE,
+ *                         then mincore, madvise PAGEOUT and cachestat of it, process_madvise; one line each,
+ *                         "NAME ok" or "NAME refused errno=N"
+ *   resident FILE         "resident N of M": how many of FILE's M pages are in the page cache (mincore)
  *   compat-getpid         (x86_64) getpid through int 0x80: "compat-getpid ok" where the kernel runs
  *                         i386 calls at all (without ia32 emulation the process dies of SIGSEGV)
  *   compat-sockets        (x86_64) the i386 calls through int 0x80: socket(AF_UNIX), socketpair of a
@@ -45,6 +49,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -308,6 +313,41 @@ int main(int argc, char **argv) {
         long fd = syscall(425 /* io_uring_setup */, 8, params);
         if (fd >= 0) printf("uring-open\n");
         else printf("refused errno=%d\n", errno);
+        return 0;
+    }
+    if ((strcmp(mode, "pagecache") == 0 || strcmp(mode, "resident") == 0) && argc > 2) {
+        int fd = open(argv[2], O_RDONLY);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) != 0 || st.st_size == 0) return 3;
+        long page = sysconf(_SC_PAGESIZE);
+        size_t pages = (st.st_size + page - 1) / page;
+        if (strcmp(mode, "pagecache") == 0) {
+            /* Dropped before it is mapped: the kernel keeps mapped pages whatever it is told. */
+            int advice = posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+            if (advice == 0) printf("fadvise ok\n");
+            else printf("fadvise refused errno=%d\n", advice);
+        }
+        void *map = mmap(NULL, st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        if (map == MAP_FAILED) return 4;
+        unsigned char *in = calloc(pages, 1);
+        int asked = mincore(map, st.st_size, in);
+        if (strcmp(mode, "resident") == 0) {
+            size_t cached = 0;
+            for (size_t i = 0; i < pages; i++) cached += in[i] & 1;
+            if (asked == 0) printf("resident %zu of %zu\n", cached, pages);
+            else printf("mincore refused errno=%d\n", errno);
+            return 0;
+        }
+        if (asked == 0) printf("mincore ok\n");
+        else printf("mincore refused errno=%d\n", errno);
+        if (madvise(map, st.st_size, 21 /* MADV_PAGEOUT */) == 0) printf("madvise ok\n");
+        else printf("madvise refused errno=%d\n", errno);
+        struct { unsigned long long offset, length; } range = {0, 0};
+        unsigned long long stat[6];
+        if (syscall(451 /* cachestat */, fd, &range, stat, 0) == 0) printf("cachestat ok\n");
+        else printf("cachestat refused errno=%d\n", errno);
+        if (syscall(440 /* process_madvise */, -1, NULL, 0, 21, 0) == 0) printf("process_madvise ok\n");
+        else printf("process_madvise refused errno=%d\n", errno);
         return 0;
     }
     if (strcmp(mode, "compat-getpid") == 0) {

@@ -22,6 +22,22 @@ public final class Fixtures {
         return path(name).toString();
     }
 
+    /**
+     * Output (stdout and stderr together) of the fixture run straight from the JVM in {@code directory}, no launcher
+     * and no sandbox: the control an attack test compares the sandboxed run with.
+     */
+    public static String outputOutsideTheSandbox(String name, Path directory, String... arguments) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(command(name)));
+        command.addAll(List.of(arguments));
+        Process process = new ProcessBuilder(command).directory(directory.toFile()).redirectErrorStream(true).start();
+        String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new IllegalStateException(command + " did not end within 30 s");
+        }
+        return out;
+    }
+
     /** Live processes running the fixture binary (children and grandchildren keep its image). */
     public static List<ProcessHandle> alive(String name) {
         String binary = path(name).toString();

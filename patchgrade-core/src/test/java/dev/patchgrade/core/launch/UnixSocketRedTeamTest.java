@@ -49,11 +49,8 @@ class UnixSocketRedTeamTest {
     }
 
     /** The control, outside any sandbox: whether an i386 getpid works on this kernel. */
-    private static boolean runsI386Calls() throws Exception {
-        Process probe = new ProcessBuilder(Fixtures.command("redteam"), "compat-getpid").redirectErrorStream(true).start();
-        String out = new String(probe.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-        probe.waitFor();
-        return out.equals("compat-getpid ok\n");
+    private boolean runsI386Calls() throws Exception {
+        return direct("compat-getpid").equals("compat-getpid ok\n");
     }
 
     private String connect(Launcher launcher, Path socket) {
@@ -236,11 +233,6 @@ class UnixSocketRedTeamTest {
     }
 
     private String direct(String... arguments) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(Fixtures.command("redteam")));
-        command.addAll(List.of(arguments));
-        Process process = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
-        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        return out;
+        return Fixtures.outputOutsideTheSandbox("redteam", dir, arguments);
     }
 }
