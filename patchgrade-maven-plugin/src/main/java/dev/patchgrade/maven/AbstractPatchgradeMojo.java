@@ -185,11 +185,20 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<sandbox> (-Dpatchgrade.sandbox) must be auto, required or off (found \""
                     + sandbox + "\")");
         }
-        SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.of(project),
+        SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.ofReactor(project, reactor()),
                 project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
         return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
                 workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId)
                 .withSuggestions(MavenSuggestions.INSTANCE);
+    }
+
+    /** Every module of the reactor, those that {@code -pl} leaves out of this build too: their oracles are on the disk all the same. */
+    private List<MavenProject> reactor() {
+        if (session == null) {
+            return List.of();
+        }
+        List<MavenProject> all = session.getAllProjects();
+        return all != null ? all : session.getProjects();
     }
 
     /** The project's base directory (the working directory where Maven gives no project). */

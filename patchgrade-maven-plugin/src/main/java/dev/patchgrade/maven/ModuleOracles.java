@@ -6,8 +6,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.maven.model.Build;
 import org.apache.maven.model.Plugin;
 import org.apache.maven.model.PluginExecution;
+import org.apache.maven.model.Resource;
 import org.apache.maven.project.MavenProject;
 import org.codehaus.plexus.util.xml.Xpp3Dom;
 
@@ -38,14 +40,85 @@ final class ModuleOracles {
                 collect(execution.getConfiguration(), base, oracles);
             }
         }
+        oracles.addAll(copiedAsResources(project, oracles));
+        return new ArrayList<>(oracles);
+    }
+
+    /**
+     * Where the build copies oracles kept under a resource directory ({@code src/test/resources/gold} lands in
+     * {@code target/test-classes/gold}): the copy is the oracle as much as the file.
+     */
+    private static List<Path> copiedAsResources(MavenProject project, Set<Path> oracles) {
+        Build build = project.getBuild();
+        if (build == null) {
+            return List.of();
+        }
+        Path base = project.getBasedir().toPath();
+        List<Path> copies = new ArrayList<>();
+        copies.addAll(copies(base, build.getResources(), build.getOutputDirectory(), oracles));
+        copies.addAll(copies(base, build.getTestResources(), build.getTestOutputDirectory(), oracles));
+        return copies;
+    }
+
+    private static List<Path> copies(Path base, List<Resource> resources, String outputDirectory, Set<Path> oracles) {
+        if (resources == null || outputDirectory == null) {
+            return List.of();
+        }
+        List<Path> copies = new ArrayList<>();
+        Path output = base.resolve(outputDirectory).normalize();
+        for (Resource resource : resources) {
+            if (resource.getDirectory() == null) {
+                continue;
+            }
+            Path from = base.resolve(resource.getDirectory()).normalize();
+            Path to = resource.getTargetPath() == null ? output : output.resolve(resource.getTargetPath()).normalize();
+            for (Path oracle : oracles) {
+                Path normal = oracle.normalize();
+                if (normal.startsWith(from)) {
+                    copies.add(to.resolve(from.relativize(normal)));
+                }
+            }
+        }
+        return copies;
+    }
+
+    /**
+     * The module's oracles and those of every other module of the reactor, with the other modules' reports and
+     * kept streams: a candidate graded in one module must not read the gold a sibling module keeps.
+     */
+    static List<Path> ofReactor(MavenProject project, List<MavenProject> reactor) {
+        Set<Path> oracles = new LinkedHashSet<>(of(project));
+        for (MavenProject other : reactor == null ? List.<MavenProject>of() : reactor) {
+            if (other == project || other.getBasedir() == null) {
+                continue;
+            }
+            oracles.addAll(of(other));
+            Path base = other.getBasedir().toPath();
+            String directory = other.getBuild() == null ? null : other.getBuild().getDirectory();
+            Path build = directory == null ? base.resolve("target") : base.resolve(directory);
+            oracles.add(build.resolve("patchgrade"));
+            oracles.add(build.resolve("patchgrade-reports"));
+            for (Plugin plugin : other.getBuildPlugins()) {
+                if (PLUGIN_ARTIFACT.equals(plugin.getArtifactId())) {
+                    collect(plugin.getConfiguration(), base, oracles, List.of("reportsDirectory"));
+                    for (PluginExecution execution : plugin.getExecutions()) {
+                        collect(execution.getConfiguration(), base, oracles, List.of("reportsDirectory"));
+                    }
+                }
+            }
+        }
         return new ArrayList<>(oracles);
     }
 
     private static void collect(Object configuration, Path base, Set<Path> oracles) {
+        collect(configuration, base, oracles, ORACLE_PARAMETERS);
+    }
+
+    private static void collect(Object configuration, Path base, Set<Path> oracles, List<String> parameters) {
         if (!(configuration instanceof Xpp3Dom dom)) {
             return;
         }
-        for (String name : ORACLE_PARAMETERS) {
+        for (String name : parameters) {
             Xpp3Dom child = dom.getChild(name);
             String value = child == null ? null : child.getValue();
             if (value == null || value.isBlank() || value.contains("${")) {

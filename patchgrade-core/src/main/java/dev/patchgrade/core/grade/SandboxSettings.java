@@ -8,8 +8,9 @@ import java.util.List;
  * The sandbox configuration of one goal execution.
  *
  * @param mode {@code sandbox}: auto, required or off
- * @param moduleOracles the oracle files of every patchgrade execution of the module (read from the
- *     project model), hidden from every child of every execution
+ * @param moduleOracles the oracle files of every patchgrade execution of the module and of every other
+ *     module of the reactor, with the other modules' reports and kept streams (read from the project
+ *     model), hidden from every child of every execution
  * @param projectBase the project's base directory, shown read-only even when it lies in a hidden area
  *     (a project checked out under the home directory)
  * @param hiddenPaths {@code hiddenPaths}

@@ -1,0 +1,104 @@
+package dev.patchgrade.maven;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.maven.model.Build;
+import org.apache.maven.model.Model;
+import org.apache.maven.model.Plugin;
+import org.apache.maven.model.PluginExecution;
+import org.apache.maven.model.Resource;
+import org.apache.maven.project.MavenProject;
+import org.codehaus.plexus.util.xml.Xpp3Dom;
+import org.junit.jupiter.api.Test;
+
+class ModuleOraclesTest {
+    private static final Path ROOT = Path.of("/work/shop");
+
+    /** A module as Maven hands it over: paths interpolated to absolute ones, the plugin's executions configured. */
+    private static MavenProject module(String name, Xpp3Dom executionConfiguration) {
+        Path base = ROOT.resolve(name);
+        Build build = new Build();
+        build.setDirectory(base.resolve("target").toString());
+        build.setOutputDirectory(base.resolve("target/classes").toString());
+        build.setTestOutputDirectory(base.resolve("target/test-classes").toString());
+        Resource testResources = new Resource();
+        testResources.setDirectory(base.resolve("src/test/resources").toString());
+        build.addTestResource(testResources);
+        Plugin plugin = new Plugin();
+        plugin.setGroupId("dev.patchgrade");
+        plugin.setArtifactId(ModuleOracles.PLUGIN_ARTIFACT);
+        PluginExecution execution = new PluginExecution();
+        execution.setId("digest");
+        execution.setConfiguration(executionConfiguration);
+        plugin.addExecution(execution);
+        build.addPlugin(plugin);
+        Model model = new Model();
+        model.setArtifactId(name);
+        model.setBuild(build);
+        MavenProject project = new MavenProject(model);
+        project.setFile(new File(base.resolve("pom.xml").toString()));
+        return project;
+    }
+
+    private static Xpp3Dom configuration(String... namesAndValues) {
+        Xpp3Dom dom = new Xpp3Dom("configuration");
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            Xpp3Dom child = new Xpp3Dom(namesAndValues[i]);
+            child.setValue(namesAndValues[i + 1]);
+            dom.addChild(child);
+        }
+        return dom;
+    }
+
+    @Test
+    void aSiblingModulesOraclesReportsAndKeptStreamsAreHiddenToo() {
+        MavenProject billing = module("billing", configuration("gold", "src/test/patchgrade/gold"));
+        MavenProject scoring = module("scoring", configuration("cases", "golden/cases.jsonl", "reportsDirectory", "out/reports"));
+        List<Path> hidden = ModuleOracles.ofReactor(billing, List.of(billing, scoring));
+        assertThat(hidden).contains(
+                ROOT.resolve("billing/src/test/patchgrade"),
+                ROOT.resolve("billing/src/test/patchgrade/gold"),
+                ROOT.resolve("scoring/src/test/patchgrade"),
+                ROOT.resolve("scoring/golden/cases.jsonl"),
+                ROOT.resolve("scoring/target/patchgrade"),
+                ROOT.resolve("scoring/target/patchgrade-reports"),
+                ROOT.resolve("scoring/out/reports"));
+        // The module's own reports and streams are the goal's to hide (it knows its reportsDirectory); a sibling's
+        // compiled classes are not oracles.
+        assertThat(hidden).doesNotContain(ROOT.resolve("billing/target/patchgrade-reports"), ROOT.resolve("scoring/target"),
+                ROOT.resolve("scoring/target/classes"));
+    }
+
+    @Test
+    void withoutASessionOnlyTheModulesOwnOraclesAreKnown() {
+        MavenProject billing = module("billing", configuration("gold", "src/test/patchgrade/gold"));
+        assertThat(ModuleOracles.ofReactor(billing, null)).isEqualTo(ModuleOracles.of(billing));
+    }
+
+    @Test
+    void anOracleKeptAsATestResourceIsHiddenWhereTheBuildCopiesIt() {
+        MavenProject billing = module("billing", configuration("gold", "src/test/resources/gold", "cases", "src/test/resources/cases.jsonl"));
+        assertThat(ModuleOracles.of(billing)).contains(ROOT.resolve("billing/target/test-classes/gold"),
+                ROOT.resolve("billing/target/test-classes/cases.jsonl"));
+    }
+
+    @Test
+    void aResourcesTargetPathIsFollowed() {
+        MavenProject billing = module("billing", configuration("gold", "oracles/gold"));
+        Resource oracles = new Resource();
+        oracles.setDirectory(ROOT.resolve("billing/oracles").toString());
+        oracles.setTargetPath("patchgrade-data");
+        billing.getBuild().addResource(oracles);
+        assertThat(ModuleOracles.of(billing)).contains(ROOT.resolve("billing/target/classes/patchgrade-data/gold"));
+    }
+
+    @Test
+    void aSiblingsCopiedOraclesAreHiddenToo() {
+        MavenProject billing = module("billing", configuration());
+        MavenProject scoring = module("scoring", configuration("gold", "src/test/resources/gold"));
+        assertThat(ModuleOracles.ofReactor(billing, List.of(billing, scoring))).contains(ROOT.resolve("scoring/target/test-classes/gold"));
+    }
+}
