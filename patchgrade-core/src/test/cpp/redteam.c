@@ -24,7 +24,8 @@
  *   uring-socket          io_uring_setup (whose socket and connect operations pass no seccomp
  *                         filter): prints "uring-open" or "refused errno=N"
  *   pagecache FILE        the page cache calls a run could keep an answer with: fadvise DONTNEED of FILE,
- *                         then mincore, madvise PAGEOUT and cachestat of it, process_madvise; one line each,
+ *                         then mincore, madvise PAGEOUT and cachestat of it, process_madvise, a preadv2 of
+ *                         it without and with RWF_NOWAIT; one line each,
  *                         "NAME ok" or "NAME refused errno=N"
  *   resident FILE         "resident N of M": how many of FILE's M pages are in the page cache (mincore)
  *   compat-getpid         (x86_64) getpid through int 0x80: "compat-getpid ok" where the kernel runs
@@ -60,6 +61,7 @@
 #include <poll.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -348,6 +350,13 @@ int main(int argc, char **argv) {
         else printf("cachestat refused errno=%d\n", errno);
         if (syscall(440 /* process_madvise */, -1, NULL, 0, 21, 0) == 0) printf("process_madvise ok\n");
         else printf("process_madvise refused errno=%d\n", errno);
+        char byte;
+        struct iovec one = {&byte, 1};
+        if (preadv2(fd, &one, 1, 0, 0) == 1) printf("preadv2 ok\n");
+        else printf("preadv2 refused errno=%d\n", errno);
+        /* RWF_NOWAIT fails (EAGAIN) where the page is not cached: an answer to "is it?" that caches nothing. */
+        if (preadv2(fd, &one, 1, 0, RWF_NOWAIT) == 1) printf("preadv2-nowait ok\n");
+        else printf("preadv2-nowait refused errno=%d\n", errno);
         return 0;
     }
     if (strcmp(mode, "compat-getpid") == 0) {

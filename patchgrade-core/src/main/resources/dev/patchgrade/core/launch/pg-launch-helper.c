@@ -533,7 +533,9 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
  * pages of a large file are cached can carry an answer from one run to the next (the grade of
  * runs > 1 takes the cheapest run). A run may not ask (mincore, cachestat refused) nor drop pages
  * (fadvise DONTNEED and madvise COLD/PAGEOUT do nothing; process_madvise refused): reading a page
- * can still only cache it, and what is left is telling cached from uncached pages by read time.
+ * can still only cache it, and what is left is telling cached from uncached pages by read time. A
+ * read with RWF_NOWAIT (which fails where the page is not cached, and so asks without caching) is
+ * refused with EOPNOTSUPP, as file systems without it refuse it.
  */
 #if defined(__x86_64__)
 #define PG_NATIVE_ARCH AUDIT_ARCH_X86_64
@@ -561,13 +563,14 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
 #define PG_NR_CACHESTAT 451
 #define PG_MADV_COLD 20
 #define PG_MADV_PAGEOUT 21
+#define PG_RWF_NOWAIT 0x8
 static int confine_syscalls(void) {
 #ifdef PG_NATIVE_ARCH
     /* Every instruction sits at the index it is written with and every jump names its target, so
      * no offset is counted by hand: a wrong one would silently allow everything. Each index must be
      * written once: one left out is a zero instruction (A = 0), one twice is a -Woverride-init warning. */
-    enum { COMPAT = 18, SOCKET = 36, PAIR = 40, FADV = 46, MADV = 48, ALLOW = 51, NOSYS = 52, ACCES = 53, NOAF = 54, KILL = 55, NOOP = 56,
-        LENGTH = 57 };
+    enum { COMPAT = 20, SOCKET = 40, PAIR = 44, FADV = 50, MADV = 52, RWF = 55, ALLOW = 58, NOSYS = 59, ACCES = 60, NOAF = 61, KILL = 62,
+        NOOP = 63, NOTSUP = 64, LENGTH = 65 };
 #define PG_TO(at, label) ((label) - (at) - 1)
 #define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
 #define PG_JEQ(at, value, then, otherwise) [at] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), PG_TO(at, then), PG_TO(at, otherwise))
@@ -594,57 +597,67 @@ static int confine_syscalls(void) {
         PG_IF(14, PG_NR_PROCESS_MADVISE, NOSYS),
         PG_IF(15, __NR_fadvise64, FADV),
         PG_IF(16, __NR_madvise, MADV),
-        PG_GOTO(17, ALLOW),
+        PG_IF(17, __NR_preadv2, RWF),
+        PG_IF(18, __NR_pwritev2, RWF),
+        PG_GOTO(19, ALLOW),
         /* COMPAT: 32-bit calls (int 0x80 works from any x86_64 program too), by i386's numbers. A
          * still holds the arch; aarch64 has no compat arch of ours (0 never matches): an arch not
          * checked here (32-bit ARM under aarch64) ends the process. */
-        PG_JEQ(18, PG_COMPAT_ARCH, 19, KILL),
-        PG_LOAD(19, nr),
-        PG_IF(20, 286 /* add_key */, NOSYS),
-        PG_IF(21, 287 /* request_key */, NOSYS),
-        PG_IF(22, 288 /* keyctl */, NOSYS),
-        PG_IF(23, 425 /* io_uring_setup */, NOSYS),
-        PG_IF(24, 426 /* io_uring_enter */, NOSYS),
-        PG_IF(25, 427 /* io_uring_register */, NOSYS),
-        PG_IF(26, 102 /* socketcall */, NOSYS),
-        PG_IF(27, 359 /* socket */, SOCKET),
-        PG_IF(28, 360 /* socketpair */, PAIR),
-        PG_IF(29, 218 /* mincore */, NOSYS),
-        PG_IF(30, PG_NR_CACHESTAT, NOSYS),
-        PG_IF(31, PG_NR_PROCESS_MADVISE, NOSYS),
+        PG_JEQ(20, PG_COMPAT_ARCH, 21, KILL),
+        PG_LOAD(21, nr),
+        PG_IF(22, 286 /* add_key */, NOSYS),
+        PG_IF(23, 287 /* request_key */, NOSYS),
+        PG_IF(24, 288 /* keyctl */, NOSYS),
+        PG_IF(25, 425 /* io_uring_setup */, NOSYS),
+        PG_IF(26, 426 /* io_uring_enter */, NOSYS),
+        PG_IF(27, 427 /* io_uring_register */, NOSYS),
+        PG_IF(28, 102 /* socketcall */, NOSYS),
+        PG_IF(29, 359 /* socket */, SOCKET),
+        PG_IF(30, 360 /* socketpair */, PAIR),
+        PG_IF(31, 218 /* mincore */, NOSYS),
+        PG_IF(32, PG_NR_CACHESTAT, NOSYS),
+        PG_IF(33, PG_NR_PROCESS_MADVISE, NOSYS),
         /* i386 splits the 64-bit offsets over two arguments, so the advice moves: none is done. */
-        PG_IF(32, 250 /* fadvise64 */, NOOP),
-        PG_IF(33, 272 /* fadvise64_64 */, NOOP),
-        PG_IF(34, 219 /* madvise */, MADV),
-        PG_GOTO(35, ALLOW),
+        PG_IF(34, 250 /* fadvise64 */, NOOP),
+        PG_IF(35, 272 /* fadvise64_64 */, NOOP),
+        PG_IF(36, 219 /* madvise */, MADV),
+        PG_IF(37, 378 /* preadv2 */, RWF),
+        PG_IF(38, 379 /* pwritev2 */, RWF),
+        PG_GOTO(39, ALLOW),
         /* SOCKET: socket(family, type, protocol). An argument's low 32 bits (little-endian): the int
          * the kernel reads, whatever the high bits hold. */
-        PG_LOAD(36, args[0]),
-        PG_IF(37, AF_VSOCK, NOAF),
-        PG_IF(38, AF_UNIX, ACCES),
-        PG_GOTO(39, ALLOW),
+        PG_LOAD(40, args[0]),
+        PG_IF(41, AF_VSOCK, NOAF),
+        PG_IF(42, AF_UNIX, ACCES),
+        PG_GOTO(43, ALLOW),
         /* PAIR: socketpair(family, type, protocol, sv), the type without SOCK_NONBLOCK and SOCK_CLOEXEC
          * (any other flag bit is EINVAL in the kernel). */
-        PG_LOAD(40, args[0]),
-        PG_JEQ(41, AF_UNIX, 42, ALLOW),
-        PG_LOAD(42, args[1]),
-        [43] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-        PG_IF(44, SOCK_STREAM, ALLOW),
-        PG_JEQ(45, SOCK_SEQPACKET, ALLOW, ACCES),
+        PG_LOAD(44, args[0]),
+        PG_JEQ(45, AF_UNIX, 46, ALLOW),
+        PG_LOAD(46, args[1]),
+        [47] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+        PG_IF(48, SOCK_STREAM, ALLOW),
+        PG_JEQ(49, SOCK_SEQPACKET, ALLOW, ACCES),
         /* FADV: fadvise64(fd, offset, len, advice): dropping the file's cached pages does nothing. */
-        PG_LOAD(46, args[3]),
-        PG_JEQ(47, POSIX_FADV_DONTNEED, NOOP, ALLOW),
+        PG_LOAD(50, args[3]),
+        PG_JEQ(51, POSIX_FADV_DONTNEED, NOOP, ALLOW),
         /* MADV: madvise(addr, len, advice): reclaiming a mapping's pages does nothing. */
-        PG_LOAD(48, args[2]),
-        PG_IF(49, PG_MADV_COLD, NOOP),
-        PG_JEQ(50, PG_MADV_PAGEOUT, NOOP, ALLOW),
-        PG_RETURN(51, SECCOMP_RET_ALLOW),
-        PG_RETURN(52, SECCOMP_RET_ERRNO | ENOSYS),
-        PG_RETURN(53, SECCOMP_RET_ERRNO | EACCES),
-        PG_RETURN(54, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
-        PG_RETURN(55, SECCOMP_RET_KILL_PROCESS),
+        PG_LOAD(52, args[2]),
+        PG_IF(53, PG_MADV_COLD, NOOP),
+        PG_JEQ(54, PG_MADV_PAGEOUT, NOOP, ALLOW),
+        /* RWF: preadv2/pwritev2(fd, iov, count, pos_l, pos_h, flags) with RWF_NOWAIT, which fails where the
+         * data is not cached and so asks without caching: refused as a file system without it refuses. */
+        PG_LOAD(55, args[5]),
+        [56] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
+        PG_JEQ(57, 0, ALLOW, NOTSUP),
+        PG_RETURN(58, SECCOMP_RET_ALLOW),
+        PG_RETURN(59, SECCOMP_RET_ERRNO | ENOSYS),
+        PG_RETURN(60, SECCOMP_RET_ERRNO | EACCES),
+        PG_RETURN(61, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+        PG_RETURN(62, SECCOMP_RET_KILL_PROCESS),
         /* Errno 0: the call returns success without being made. */
-        PG_RETURN(56, SECCOMP_RET_ERRNO | 0),
+        PG_RETURN(63, SECCOMP_RET_ERRNO | 0),
+        PG_RETURN(64, SECCOMP_RET_ERRNO | EOPNOTSUPP),
     };
 #undef PG_TO
 #undef PG_LOAD
@@ -1559,6 +1572,16 @@ static long long task_clock_us(void) {
     return (long long)(ns / 1000);
 }
 
+/* Every run of a worker shares PID 1's namespace, whose pids count up: a run that forks N times leaves
+ * N for the next to read in its own pid. PID 1 sets the counter back before each run (all earlier
+ * runs' processes are gone), so every run's first process is pid 2. Opened before /proc/sys is made
+ * read-only; -1 where the kernel has no such file (the channel then stays open). */
+static int last_pid_fd = -1;
+
+static void reset_last_pid(void) {
+    if (last_pid_fd >= 0 && pwrite(last_pid_fd, "1", 1, 0) != 1) { /* a kernel that refuses: as without the file */ }
+}
+
 static void serve_runs(int sock) {
     int tmp_mounted = 0, shm_mounted = 0;
     int fresh = 0; /* /tmp and /dev/shm are new and no run has had them */
@@ -1578,6 +1601,7 @@ static void serve_runs(int sock) {
         } else {
             struct spawn s = {&r, {fds[0], fds[1], fds[2]}, 1, 0, NULL, 0, -1};
             char failure[96];
+            reset_last_pid();
             long long clock0 = task_clock_us();
             long long started = now_us();
             pid_t pid = spawn_target(&s, failure, sizeof failure);
@@ -1640,6 +1664,7 @@ static void init_main(int sock, int report) {
     forget_command_line();
     hold_kept_paths();
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) zygote_fail(report, "proc");
+    last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
     /* The target's uid is the caller's, host root when Maven runs as root: sysctls (core_pattern...)
      * would take its writes. Read-only, as bubblewrap does. */
     static const char *const proc_read_only[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"};

@@ -64,6 +64,8 @@ class RedPageCacheTest {
                     madvise ok
                     cachestat refused errno=38
                     process_madvise refused errno=38
+                    preadv2 ok
+                    preadv2-nowait refused errno=95
                     """);
         }
         // "ok" and nothing done: every page is still there for the next run to find as it was.
@@ -76,7 +78,8 @@ class RedPageCacheTest {
         cacheWholeFile();
         String calls = direct("pagecache", file.toString());
         assertThat(calls).startsWith("fadvise ok\nmincore ok\nmadvise ok\n");
-        assertThat(resident()).isEqualTo("resident 0 of " + PAGES + "\n");
+        // The preadv2 at the end caches what it reads (and the kernel reads ahead of it): not all of it is back.
+        assertThat(resident()).startsWith("resident ").isNotEqualTo("resident " + PAGES + " of " + PAGES + "\n");
     }
 
     private void cacheWholeFile() throws IOException {

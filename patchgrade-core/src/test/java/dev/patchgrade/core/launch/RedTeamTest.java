@@ -120,6 +120,22 @@ class RedTeamTest {
         }
     }
 
+    /**
+     * The runs of a worker share a PID namespace, whose pids count up: forking N times left N for the
+     * next run to read in its own pid (a red-team run passed its answer on that way).
+     */
+    @Test
+    void aRunsPidSaysNothingOfTheRunsBefore() {
+        try (Launcher launcher = open()) {
+            String first = sh(launcher, "echo $$").stdout().excerpt();
+            String afterForks = sh(launcher, "for i in 1 2 3 4 5 6 7; do /bin/true; done; echo $$").stdout().excerpt();
+            String next = sh(launcher, "echo $$").stdout().excerpt();
+            assertThat(first).isEqualTo("2\n");
+            assertThat(afterForks).isEqualTo("2\n");
+            assertThat(next).as("the pid of the run after one that forked seven times").isEqualTo("2\n");
+        }
+    }
+
     /** The kernel's TCP metrics cache of the shared namespace: every 127.0.0.N a run connected to, for the next to list. */
     @Test
     void aRunCannotCacheAnAnswerInTheTcpMetricsOfTheSharedNetwork() throws Exception {
