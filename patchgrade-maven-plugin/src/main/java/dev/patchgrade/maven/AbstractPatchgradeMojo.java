@@ -185,7 +185,7 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<sandbox> (-Dpatchgrade.sandbox) must be auto, required or off (found \""
                     + sandbox + "\")");
         }
-        SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.ofReactor(project, reactor()),
+        SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.ofReactor(project, reactor(), session == null ? new java.util.Properties() : session.getUserProperties()),
                 project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
         return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
                 workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId)

@@ -5,10 +5,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import org.apache.maven.model.Build;
+import org.apache.maven.model.BuildBase;
 import org.apache.maven.model.Plugin;
 import org.apache.maven.model.PluginExecution;
+import org.apache.maven.model.Profile;
 import org.apache.maven.model.Resource;
 import org.apache.maven.project.MavenProject;
 import org.codehaus.plexus.util.xml.Xpp3Dom;
@@ -24,6 +27,14 @@ final class ModuleOracles {
     private ModuleOracles() {}
 
     static List<Path> of(MavenProject project) {
+        return of(project, new Properties());
+    }
+
+    /**
+     * @param userProperties the build's {@code -D} properties: a parameter set through its property
+     *     ({@code -Dpatchgrade.gold=...}) names an oracle as much as the POM does
+     */
+    static List<Path> of(MavenProject project, Properties userProperties) {
         if (project == null) {
             return List.of();
         }
@@ -31,17 +42,42 @@ final class ModuleOracles {
         Set<Path> oracles = new LinkedHashSet<>();
         // Where the parameters' defaults put oracles, configured or not.
         oracles.add(base.resolve("src/test/patchgrade"));
-        for (Plugin plugin : project.getBuildPlugins()) {
-            if (!PLUGIN_ARTIFACT.equals(plugin.getArtifactId())) {
-                continue;
-            }
+        for (Plugin plugin : plugins(project)) {
             collect(plugin.getConfiguration(), base, oracles);
             for (PluginExecution execution : plugin.getExecutions()) {
                 collect(execution.getConfiguration(), base, oracles);
             }
         }
+        for (String name : ORACLE_PARAMETERS) {
+            String property = "patchgrade." + name;
+            add(userProperties.getProperty(property, project.getProperties().getProperty(property)), base, oracles);
+        }
         oracles.addAll(copiedAsResources(project, oracles));
         return new ArrayList<>(oracles);
+    }
+
+    /**
+     * The plugin's declarations in the effective build, in its plugin management and in every profile, active
+     * or not: a profile this build leaves off still has its oracles on the disk.
+     */
+    private static List<Plugin> plugins(MavenProject project) {
+        List<Plugin> plugins = new ArrayList<>(project.getBuildPlugins());
+        Build build = project.getBuild();
+        if (build != null && build.getPluginManagement() != null) {
+            plugins.addAll(build.getPluginManagement().getPlugins());
+        }
+        if (project.getModel() != null) {
+            for (Profile profile : project.getModel().getProfiles()) {
+                BuildBase profileBuild = profile.getBuild();
+                if (profileBuild != null) {
+                    plugins.addAll(profileBuild.getPlugins());
+                    if (profileBuild.getPluginManagement() != null) {
+                        plugins.addAll(profileBuild.getPluginManagement().getPlugins());
+                    }
+                }
+            }
+        }
+        return plugins.stream().filter(plugin -> PLUGIN_ARTIFACT.equals(plugin.getArtifactId())).toList();
     }
 
     /**
@@ -87,23 +123,27 @@ final class ModuleOracles {
      * kept streams: a candidate graded in one module must not read the gold a sibling module keeps.
      */
     static List<Path> ofReactor(MavenProject project, List<MavenProject> reactor) {
-        Set<Path> oracles = new LinkedHashSet<>(of(project));
+        return ofReactor(project, reactor, new Properties());
+    }
+
+    static List<Path> ofReactor(MavenProject project, List<MavenProject> reactor, Properties userProperties) {
+        Set<Path> oracles = new LinkedHashSet<>(of(project, userProperties));
         for (MavenProject other : reactor == null ? List.<MavenProject>of() : reactor) {
             if (other == project || other.getBasedir() == null) {
                 continue;
             }
-            oracles.addAll(of(other));
+            oracles.addAll(of(other, userProperties));
             Path base = other.getBasedir().toPath();
             String directory = other.getBuild() == null ? null : other.getBuild().getDirectory();
             Path build = directory == null ? base.resolve("target") : base.resolve(directory);
             oracles.add(build.resolve("patchgrade"));
             oracles.add(build.resolve("patchgrade-reports"));
-            for (Plugin plugin : other.getBuildPlugins()) {
-                if (PLUGIN_ARTIFACT.equals(plugin.getArtifactId())) {
-                    collect(plugin.getConfiguration(), base, oracles, List.of("reportsDirectory"));
-                    for (PluginExecution execution : plugin.getExecutions()) {
-                        collect(execution.getConfiguration(), base, oracles, List.of("reportsDirectory"));
-                    }
+            add(userProperties.getProperty("patchgrade.reportsDirectory", other.getProperties().getProperty("patchgrade.reportsDirectory")),
+                    base, oracles);
+            for (Plugin plugin : plugins(other)) {
+                collect(plugin.getConfiguration(), base, oracles, List.of("reportsDirectory"));
+                for (PluginExecution execution : plugin.getExecutions()) {
+                    collect(execution.getConfiguration(), base, oracles, List.of("reportsDirectory"));
                 }
             }
         }
@@ -120,12 +160,25 @@ final class ModuleOracles {
         }
         for (String name : parameters) {
             Xpp3Dom child = dom.getChild(name);
-            String value = child == null ? null : child.getValue();
-            if (value == null || value.isBlank() || value.contains("${")) {
-                continue;
-            }
-            File file = new File(value.strip());
-            oracles.add(file.isAbsolute() ? file.toPath() : base.resolve(file.toPath()));
+            add(child == null ? null : child.getValue(), base, oracles);
         }
+        if (parameters == ORACLE_PARAMETERS) {
+            // The frozen reference of a three-column execution: any other goal's candidate could run it and print
+            // its answers. The goal that runs it shows it again to its own reference launcher.
+            Xpp3Dom reference = dom.getChild("reference");
+            Xpp3Dom executable = reference == null || reference.getChildCount() == 0 ? null : reference.getChild(0);
+            String path = executable == null ? null : executable.getValue();
+            if (path != null && path.contains("/")) {
+                add(path, base, oracles);
+            }
+        }
+    }
+
+    private static void add(String value, Path base, Set<Path> oracles) {
+        if (value == null || value.isBlank() || value.contains("${")) {
+            return;
+        }
+        File file = new File(value.strip());
+        oracles.add((file.isAbsolute() ? file.toPath() : base.resolve(file.toPath())).normalize());
     }
 }

@@ -101,4 +101,61 @@ class ModuleOraclesTest {
         MavenProject scoring = module("scoring", configuration("gold", "src/test/resources/gold"));
         assertThat(ModuleOracles.ofReactor(billing, List.of(billing, scoring))).contains(ROOT.resolve("scoring/target/test-classes/gold"));
     }
+
+    @Test
+    void aThreeColumnReferenceIsAnOracleOfEveryOtherGoal() {
+        Xpp3Dom threeColumn = configuration("referenceDigest", "src/test/patchgrade/reference.sha256");
+        Xpp3Dom reference = new Xpp3Dom("reference");
+        Xpp3Dom executable = new Xpp3Dom("arg");
+        executable.setValue(ROOT.resolve("billing/target/bin/frozen/score_lookup").toString());
+        Xpp3Dom argument = new Xpp3Dom("arg");
+        argument.setValue("scan");
+        reference.addChild(executable);
+        reference.addChild(argument);
+        threeColumn.addChild(reference);
+        MavenProject billing = module("billing", threeColumn);
+        MavenProject scoring = module("scoring", configuration());
+        assertThat(ModuleOracles.of(billing)).contains(ROOT.resolve("billing/target/bin/frozen/score_lookup"),
+                ROOT.resolve("billing/src/test/patchgrade/reference.sha256")).doesNotContain(ROOT.resolve("billing/scan"));
+        assertThat(ModuleOracles.ofReactor(scoring, List.of(billing, scoring))).contains(ROOT.resolve("billing/target/bin/frozen/score_lookup"));
+    }
+
+    @Test
+    void aReferenceFoundOnThePathIsNoFileOfTheProject() {
+        Xpp3Dom threeColumn = configuration();
+        Xpp3Dom reference = new Xpp3Dom("reference");
+        Xpp3Dom executable = new Xpp3Dom("arg");
+        executable.setValue("python3");
+        reference.addChild(executable);
+        threeColumn.addChild(reference);
+        assertThat(ModuleOracles.of(module("billing", threeColumn))).doesNotContain(ROOT.resolve("billing/python3"));
+    }
+
+    @Test
+    void anOracleSetThroughItsPropertyIsHiddenWithItsCopy() {
+        MavenProject billing = module("billing", configuration());
+        billing.getProperties().setProperty("patchgrade.gold", "src/test/resources/gold");
+        java.util.Properties user = new java.util.Properties();
+        user.setProperty("patchgrade.cases", ROOT.resolve("elsewhere/cases.jsonl").toString());
+        MavenProject scoring = module("scoring", configuration());
+        scoring.getProperties().setProperty("patchgrade.reportsDirectory", "build/reports");
+        List<Path> hidden = ModuleOracles.ofReactor(billing, List.of(billing, scoring), user);
+        assertThat(hidden).contains(ROOT.resolve("billing/src/test/resources/gold"), ROOT.resolve("billing/target/test-classes/gold"),
+                ROOT.resolve("elsewhere/cases.jsonl"), ROOT.resolve("scoring/build/reports"));
+    }
+
+    @Test
+    void aProfileThisBuildLeavesOffStillHasItsOraclesHidden() {
+        MavenProject billing = module("billing", configuration());
+        org.apache.maven.model.Profile strict = new org.apache.maven.model.Profile();
+        strict.setId("strict");
+        org.apache.maven.model.BuildBase build = new org.apache.maven.model.BuildBase();
+        Plugin plugin = new Plugin();
+        plugin.setArtifactId(ModuleOracles.PLUGIN_ARTIFACT);
+        plugin.setConfiguration(configuration("gold", "strict/gold"));
+        build.addPlugin(plugin);
+        strict.setBuild(build);
+        billing.getModel().addProfile(strict);
+        assertThat(ModuleOracles.of(billing)).contains(ROOT.resolve("billing/strict/gold"));
+    }
 }

@@ -122,7 +122,10 @@ public record GoalSettings(
                 shown.add(executable);
             }
         }
-        List<Path> oracles = new ArrayList<>(sandbox.moduleOracles());
+        // A module's oracles include the frozen reference of its three-column executions: hidden from every
+        // launcher but the one that runs it.
+        List<Path> run = executables.stream().filter(java.util.Objects::nonNull).map(GoalSettings::sameFile).toList();
+        List<Path> oracles = new ArrayList<>(sandbox.moduleOracles().stream().filter(oracle -> !run.contains(sameFile(oracle))).toList());
         oracles.addAll(sandbox.hiddenPaths());
         ownOracles.stream().filter(java.util.Objects::nonNull).forEach(oracles::add);
         oracles.add(reportsDirectory);
@@ -132,6 +135,15 @@ public record GoalSettings(
         oracles.addAll(repositoryMetadata(workingDirectory));
         oracles.add(NativeHelper.cacheRoot());
         return new SandboxSpec(sandbox.mode(), broad, shown, oracles, sandbox.readOnlyPaths(), sandbox.writablePaths());
+    }
+
+    /** The file a path names, links followed as the sandbox follows them where it exists. */
+    private static Path sameFile(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (java.io.IOException e) {
+            return path.toAbsolutePath().normalize();
+        }
     }
 
     /**
