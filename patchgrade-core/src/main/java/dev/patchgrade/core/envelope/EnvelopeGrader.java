@@ -1,5 +1,4 @@
 package dev.patchgrade.core.envelope;
-
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.count.InstructionCount;
@@ -7,6 +6,7 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -17,6 +17,41 @@ import java.util.Set;
  */
 public final class EnvelopeGrader {
     private EnvelopeGrader() {}
+
+    /**
+     * Where the cheapest of several runs passed a ceiling that another run of the same grade broke: one line per
+     * such ceiling, empty with one run. A busy machine does that; so does a candidate that keeps its answer
+     * between runs in kernel state no sandbox separates, which the grade cannot tell apart, so it is said.
+     */
+    public static List<String> disagreements(Envelope envelope, List<EnvelopeRun> runs) {
+        List<String> lines = new ArrayList<>();
+        if (runs.size() < 2) {
+            return lines;
+        }
+        for (Map.Entry<Ceiling, Long> entry : new EnumMap<>(envelope.ceilings()).entrySet()) {
+            Ceiling ceiling = entry.getKey();
+            Long cheapest = null;
+            Long dearest = null;
+            int dearestRun = 0;
+            for (int i = 0; i < runs.size(); i++) {
+                Long value = ceiling == Ceiling.INSTRUCTIONS ? null : ceiling.figure(runs.get(i));
+                if (value == null) {
+                    continue;
+                }
+                cheapest = cheapest == null ? value : Math.min(cheapest, value);
+                if (dearest == null || value > dearest) {
+                    dearest = value;
+                    dearestRun = i + 1;
+                }
+            }
+            if (cheapest != null && cheapest <= entry.getValue() && dearest > entry.getValue()) {
+                String unit = ceiling.unit().isEmpty() ? "" : " " + ceiling.unit();
+                lines.add(String.format(Locale.ROOT, "%s: run %d of %d measured %,d%s, over the ceiling of %,d%s; the grade took the cheapest "
+                        + "run, %,d%s", ceiling.label(), dearestRun, runs.size(), dearest, unit, entry.getValue(), unit, cheapest, unit));
+            }
+        }
+        return lines;
+    }
 
     /**
      * @param expectedStdoutSha256 the SHA-256 the stdout must have, or {@code null} to not compare

@@ -92,6 +92,10 @@ final class EnvelopeGrading {
         }
         guard.verifyUnchanged();
         EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences, count);
+        for (String disagreement : EnvelopeGrader.disagreements(envelope, runs)) {
+            log.warn(caseName + ": the runs disagree, " + disagreement + ". A busy machine does that; so does a candidate that keeps its answer "
+                    + "between runs in host kernel state no sandbox separates (README, Sandbox). runs=1 is out of its reach");
+        }
         double seconds = (System.nanoTime() - started) / 1e9;
         EnvelopeReport.writeReports(settings, options.run().shard(), caseName, command, envelope, verdict, count, seconds, log);
         EnvelopeReport.printTable(log, caseName, envelope, verdict);

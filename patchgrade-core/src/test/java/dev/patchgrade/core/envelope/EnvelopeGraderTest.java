@@ -102,4 +102,31 @@ class EnvelopeGraderTest {
                 .hasMessageContaining("max_rss_kb").hasMessageContaining("cannot be measured")
                 .extracting(e -> ((PatchgradeException) e).errorName()).isEqualTo("unmeasurable_ceiling");
     }
+
+    @Test
+    void aCheapRunThatPassedWhereAnotherBrokeTheCeilingIsADisagreement() {
+        // The red team's page-cache candidate: 421 ms of CPU on its first run, under 5 ms on the two it read its answer back in.
+        List<EnvelopeRun> runs = List.of(ok(3000, 421_198), ok(3000, 4_628), ok(3000, 4_836));
+        Envelope envelope = envelope(basic(9216, 100_000));
+        assertThat(EnvelopeGrader.grade(envelope, runs, null, List.of()).accepted()).isTrue();
+        assertThat(EnvelopeGrader.disagreements(envelope, runs)).containsExactly(
+                "user CPU: run 1 of 3 measured 421,198 us, over the ceiling of 100,000 us; the grade took the cheapest run, 4,628 us");
+    }
+
+    @Test
+    void runsThatAllPassOrAllBreakAgreeAndOneRunHasNothingToDisagreeWith() {
+        Envelope envelope = envelope(basic(9216, 100_000));
+        assertThat(EnvelopeGrader.disagreements(envelope, List.of(ok(3000, 90_000), ok(9216, 100_000)))).isEmpty();
+        assertThat(EnvelopeGrader.disagreements(envelope, List.of(ok(9300, 200_000), ok(9400, 150_000)))).isEmpty();
+        assertThat(EnvelopeGrader.disagreements(envelope, List.of(ok(90_000, 900_000)))).isEmpty();
+    }
+
+    @Test
+    void everyCeilingDisagreesOnItsOwnAndTheDearestRunIsNamed() {
+        Envelope envelope = envelope(basic(9216, 100_000));
+        List<String> lines = EnvelopeGrader.disagreements(envelope, List.of(ok(3000, 50_000), ok(9217, 50_000), ok(20_000, 100_001)));
+        assertThat(lines).containsExactly(
+                "peak RSS: run 3 of 3 measured 20,000 KB, over the ceiling of 9,216 KB; the grade took the cheapest run, 3,000 KB",
+                "user CPU: run 3 of 3 measured 100,001 us, over the ceiling of 100,000 us; the grade took the cheapest run, 50,000 us");
+    }
 }
