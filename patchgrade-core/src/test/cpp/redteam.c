@@ -27,6 +27,10 @@
  *                         then mincore, madvise PAGEOUT and cachestat of it, process_madvise, a preadv2 of
  *                         it without and with RWF_NOWAIT; one line each,
  *                         "NAME ok" or "NAME refused errno=N"
+ *   pc-drop FILE / pc-set FILE BITS / pc-probe FILE   the page cache as a channel without asking or
+ *                         dropping: pc-set caches the pages whose BITS are 1 (page by page, no readahead);
+ *                         pc-probe prints one character a page ('h' for the first of each 16, touched),
+ *                         1 where fault-around found the page cached; pc-drop is the test's, outside
  *   resident FILE         "resident N of M": how many of FILE's M pages are in the page cache (mincore)
  *   compat-getpid         (x86_64) getpid through int 0x80: "compat-getpid ok" where the kernel runs
  *                         i386 calls at all (without ia32 emulation the process dies of SIGSEGV)
@@ -357,6 +361,38 @@ int main(int argc, char **argv) {
         /* RWF_NOWAIT fails (EAGAIN) where the page is not cached: an answer to "is it?" that caches nothing. */
         if (preadv2(fd, &one, 1, 0, RWF_NOWAIT) == 1) printf("preadv2-nowait ok\n");
         else printf("preadv2-nowait refused errno=%d\n", errno);
+        return 0;
+    }
+    if ((strcmp(mode, "pc-drop") == 0 || strcmp(mode, "pc-set") == 0 || strcmp(mode, "pc-probe") == 0) && argc > 2) {
+        int fd = open(argv[2], O_RDONLY);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) != 0) return 3;
+        long page = sysconf(_SC_PAGESIZE), pages = st.st_size / page;
+        if (pages > 1024) pages = 1024;
+        static char bits[1025], buffer[65536];
+        if (strcmp(mode, "pc-drop") == 0) return posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED) == 0 ? 0 : 4;
+        if (strcmp(mode, "pc-set") == 0 && argc > 3) {
+            /* Each page read alone (no readahead): a cached page is a 1. */
+            posix_fadvise(fd, 0, 0, POSIX_FADV_RANDOM);
+            for (long i = 0; argv[3][i] && i < pages; i++)
+                if (argv[3][i] == '1' && pread(fd, buffer, page, i * page) < 0) return 5;
+            return 0;
+        }
+        /* Touching the first page of each 64 KiB window faults in the rest of the window that is
+         * cached already (fault-around), without reading anything: pagemap then says which. */
+        char *map = mmap(NULL, pages * page, PROT_READ, MAP_SHARED, fd, 0);
+        if (map == MAP_FAILED) return 6;
+        madvise(map, pages * page, MADV_RANDOM);
+        volatile char sink = 0;
+        for (long i = 0; i < pages; i += 16) sink += map[i * page];
+        int pagemap = open("/proc/self/pagemap", O_RDONLY);
+        for (long i = 0; i < pages; i++) {
+            unsigned long long entry = 0;
+            if (pagemap < 0 || pread(pagemap, &entry, 8, ((unsigned long)map / page + i) * 8) != 8) return 7;
+            bits[i] = i % 16 == 0 ? 'h' : (entry >> 63) ? '1' : '0';
+        }
+        bits[pages] = 0;
+        printf("%s\n", bits);
         return 0;
     }
     if (strcmp(mode, "compat-getpid") == 0) {
