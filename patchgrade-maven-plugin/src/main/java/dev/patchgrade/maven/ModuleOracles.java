@@ -42,24 +42,54 @@ final class ModuleOracles {
         Set<Path> oracles = new LinkedHashSet<>();
         // Where the parameters' defaults put oracles, configured or not.
         oracles.add(base.resolve("src/test/patchgrade"));
-        for (Plugin plugin : plugins(project)) {
-            collect(plugin.getConfiguration(), base, oracles);
-            for (PluginExecution execution : plugin.getExecutions()) {
-                collect(execution.getConfiguration(), base, oracles);
+        for (Xpp3Dom configuration : configurations(project)) {
+            for (String name : ORACLE_PARAMETERS) {
+                add(value(configuration.getChild(name)), base, oracles);
+            }
+            // The frozen reference of a three-column execution: any other goal's candidate could run it and print
+            // its answers. The goal that runs it shows it again to its own reference launcher.
+            Xpp3Dom reference = configuration.getChild("reference");
+            String executable = reference == null || reference.getChildCount() == 0 ? null : value(reference.getChild(0));
+            if (executable != null && executable.contains("/")) {
+                add(executable, base, oracles);
             }
         }
         for (String name : ORACLE_PARAMETERS) {
-            String property = "patchgrade." + name;
-            add(userProperties.getProperty(property, project.getProperties().getProperty(property)), base, oracles);
+            add(property(name, project, userProperties), base, oracles);
         }
         oracles.addAll(copiedAsResources(project, oracles));
         return new ArrayList<>(oracles);
     }
 
     /**
-     * The plugin's declarations in the effective build, in its plugin management and in every profile, active
-     * or not: a profile this build leaves off still has its oracles on the disk.
+     * The plugin's configurations and its executions', in the effective build, in its plugin management and in
+     * every profile, active or not: a profile this build leaves off still has its oracles on the disk.
      */
+    private static List<Xpp3Dom> configurations(MavenProject project) {
+        List<Xpp3Dom> configurations = new ArrayList<>();
+        for (Plugin plugin : plugins(project)) {
+            if (plugin.getConfiguration() instanceof Xpp3Dom dom) {
+                configurations.add(dom);
+            }
+            for (PluginExecution execution : plugin.getExecutions()) {
+                if (execution.getConfiguration() instanceof Xpp3Dom dom) {
+                    configurations.add(dom);
+                }
+            }
+        }
+        return configurations;
+    }
+
+    /** A parameter set through its property: {@code -D} first, then the project's {@code <properties>}. */
+    private static String property(String parameter, MavenProject project, Properties userProperties) {
+        String name = "patchgrade." + parameter;
+        return userProperties.getProperty(name, project.getProperties().getProperty(name));
+    }
+
+    private static String value(Xpp3Dom element) {
+        return element == null ? null : element.getValue();
+    }
+
     private static List<Plugin> plugins(MavenProject project) {
         List<Plugin> plugins = new ArrayList<>(project.getBuildPlugins());
         Build build = project.getBuild();
@@ -138,40 +168,12 @@ final class ModuleOracles {
             Path build = directory == null ? base.resolve("target") : base.resolve(directory);
             oracles.add(build.resolve("patchgrade"));
             oracles.add(build.resolve("patchgrade-reports"));
-            add(userProperties.getProperty("patchgrade.reportsDirectory", other.getProperties().getProperty("patchgrade.reportsDirectory")),
-                    base, oracles);
-            for (Plugin plugin : plugins(other)) {
-                collect(plugin.getConfiguration(), base, oracles, List.of("reportsDirectory"));
-                for (PluginExecution execution : plugin.getExecutions()) {
-                    collect(execution.getConfiguration(), base, oracles, List.of("reportsDirectory"));
-                }
+            add(property("reportsDirectory", other, userProperties), base, oracles);
+            for (Xpp3Dom configuration : configurations(other)) {
+                add(value(configuration.getChild("reportsDirectory")), base, oracles);
             }
         }
         return new ArrayList<>(oracles);
-    }
-
-    private static void collect(Object configuration, Path base, Set<Path> oracles) {
-        collect(configuration, base, oracles, ORACLE_PARAMETERS);
-    }
-
-    private static void collect(Object configuration, Path base, Set<Path> oracles, List<String> parameters) {
-        if (!(configuration instanceof Xpp3Dom dom)) {
-            return;
-        }
-        for (String name : parameters) {
-            Xpp3Dom child = dom.getChild(name);
-            add(child == null ? null : child.getValue(), base, oracles);
-        }
-        if (parameters == ORACLE_PARAMETERS) {
-            // The frozen reference of a three-column execution: any other goal's candidate could run it and print
-            // its answers. The goal that runs it shows it again to its own reference launcher.
-            Xpp3Dom reference = dom.getChild("reference");
-            Xpp3Dom executable = reference == null || reference.getChildCount() == 0 ? null : reference.getChild(0);
-            String path = executable == null ? null : executable.getValue();
-            if (path != null && path.contains("/")) {
-                add(path, base, oracles);
-            }
-        }
     }
 
     private static void add(String value, Path base, Set<Path> oracles) {
