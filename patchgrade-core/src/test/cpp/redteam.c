@@ -45,6 +45,9 @@
  *                         read (mode 0111 in /tmp): the exec makes it undumpable, which detaches it
  *                         from inherited perf counters
  *   burn MS               burns MS ms of CPU
+ *   lo-store BYTES / lo-load   BYTES sent over loopback (UDP to itself), kept in the byte counts of
+ *                         the network namespace: "stored:N" / "lo:N", N loopback's received bytes
+ *                         (/proc/net/dev) after it
  *   fd-hunt               looks for a unix socket by any other way than socket(): its own inherited
  *                         descriptors, pidfd_getfd and /proc/PID/fd on every process it can see (PID 1
  *                         holds the socket to the zygote), x32 socket(), socket() with high bits set in
@@ -113,6 +116,20 @@ static int connect_and_close(const char *address, int port) {
     close(client);
     close(listener);
     return 1;
+}
+
+/* Bytes loopback has received in this network namespace, from /proc/net/dev; -1 if it is not listed. */
+static long long loopback_rx_bytes(void) {
+    FILE *f = fopen("/proc/net/dev", "r");
+    if (!f) return -1;
+    char line[512];
+    long long bytes = -1;
+    while (fgets(line, sizeof line, f)) {
+        char *name = line + strspn(line, " ");
+        if (strncmp(name, "lo:", 3) == 0) bytes = atoll(name + 3);
+    }
+    fclose(f);
+    return bytes;
 }
 
 static double cpu_seconds(void) {
@@ -219,6 +236,32 @@ int main(int argc, char **argv) {
             close(fd);
         }
         printf("loaded:%ld\n", value);
+        return 0;
+    }
+    if (strcmp(mode, "lo-store") == 0 && argc > 2) {
+        long long wanted = atoll(argv[2]), sent = 0;
+        struct sockaddr_in at;
+        memset(&at, 0, sizeof at);
+        at.sin_family = AF_INET;
+        inet_pton(AF_INET, "127.0.0.1", &at.sin_addr);
+        int fd = socket(AF_INET, SOCK_DGRAM, 0);
+        socklen_t length = sizeof at;
+        if (fd < 0 || bind(fd, (struct sockaddr *)&at, sizeof at) != 0 || getsockname(fd, (struct sockaddr *)&at, &length) != 0) {
+            printf("failed\n");
+            return 0;
+        }
+        char block[1000];
+        memset(block, 'x', sizeof block);
+        while (sent < wanted) {
+            size_t n = wanted - sent < (long long)sizeof block ? (size_t)(wanted - sent) : sizeof block;
+            if (sendto(fd, block, n, 0, (struct sockaddr *)&at, sizeof at) < 0 || recv(fd, block, sizeof block, 0) < 0) break;
+            sent += (long long)n;
+        }
+        printf("stored:%lld\n", loopback_rx_bytes());
+        return 0;
+    }
+    if (strcmp(mode, "lo-load") == 0) {
+        printf("lo:%lld\n", loopback_rx_bytes());
         return 0;
     }
     if (strcmp(mode, "metrics-store") == 0 && argc > 2) {

@@ -22,6 +22,7 @@ final class HelperProtocol {
     private static final int ENOENT = 2;
     private static final int ENOEXEC = 8;
     private static final int EACCES = 13;
+    private static final int ENOSPC = 28;
     private static final Set<String> DONE_KEYS = Set.of("status", "code", "signal", "signame", "timed_out", "maxrss_kb",
             "utime_us", "stime_us", "minflt", "majflt", "inblock", "oublock", "wall_us", "leftovers", "cpu_wait_us", "leader_cpu_us",
             "tree_rss_kb");
@@ -125,6 +126,12 @@ final class HelperProtocol {
                         + (stage.equals("sandbox_tmp") ? "/tmp and /dev/shm (a tmpfs mount" : "IPC namespace (unshare(CLONE_NEWIPC)")
                         + " was refused inside the run's user namespace; a seccomp profile or LSM of the agent's container can do that: "
                         + "allow it there, as the README's \"Jenkins agents and containers\" says)";
+                case "sandbox_net" -> "the sandbox could not make the run its own network namespace (unshare(CLONE_NEWNET)"
+                        + (errno == ENOSPC ? ": the quota of network namespaces (sysctl user.max_net_namespaces) is used up, or the kernel frees used "
+                                + "ones more slowly than runs end"
+                                : " was refused inside the launcher's user namespace; a seccomp profile or LSM of the agent's container can "
+                                        + "do that: allow it there, as the README's \"Jenkins agents and containers\" says")
+                        + ")";
                 default -> "failed while preparing the child (" + stage + ")";
             };
             return new StartFailure(StartFailure.Kind.OTHER, shown, what + ", errno " + errno);

@@ -17,16 +17,16 @@
  * pivot_root so the host tree is gone from its namespace. It then enters new UTS and PID namespaces
  * and forks the worker's PID 1, which mounts /proc once and serves every run: a fresh /tmp and
  * /dev/shm for every run, the target started as a non-root user
- * without capabilities in an IPC namespace of its own, and after it exits everything else in the
+ * without capabilities in IPC and network namespaces of its own (the network one made ahead by the
+ * worker's network maker, outside the measured cgroups), and after it exits everything else in the
  * PID namespace killed and reaped (creating and tearing down PID and mount namespaces per run would
  * cost more than the launch itself). The output files are opened by the helper outside the sandbox
  * and passed in as descriptors. Dying parents take their children along (PR_SET_PDEATHSIG), and a
  * PID namespace dies with its PID 1, so nothing outlives a run or its helper.
- * What runs share (the zygote's user, mount and network namespaces) must carry nothing from one run
+ * What runs share (the zygote's user and mount namespaces) must carry nothing from one run
  * to the next, and nothing of the host may take the target's writes: /dev is a read-only tmpfs with
  * the harmless nodes only, /run is empty, /proc/sys is read-only, the target's seccomp filter
- * refuses the keyring calls, the network namespace keeps no TIME_WAIT sockets or TCP metrics, each
- * run's output files are new inodes, and the zygote caps the namespaces runs can hold. Nor may a run
+ * refuses the keyring calls, each run's output files are new inodes, and the zygote caps the namespaces runs can hold. Nor may a run
  * reach past the network namespace: the filter refuses AF_VSOCK, any unix socket that can name a
  * path (socket(AF_UNIX), a datagram socketpair; a pathname connect() crosses a read-only mount, to
  * any host daemon's socket the view shows) and io_uring (whose socket operations pass no filter).
@@ -1309,21 +1309,6 @@ static int bind_back(const char *path, int writable) {
     return writable ? set_mount_attr(to, 0, MOUNT_ATTR_RDONLY, 1) : set_mount_attr(to, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 1);
 }
 
-static int bring_loopback_up(void) {
-    int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return -1;
-    struct ifreq ifr;
-    memset(&ifr, 0, sizeof ifr);
-    snprintf(ifr.ifr_name, IFNAMSIZ, "lo");
-    int result = ioctl(fd, SIOCGIFFLAGS, &ifr);
-    if (result == 0) {
-        ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
-        result = ioctl(fd, SIOCSIFFLAGS, &ifr);
-    }
-    close(fd);
-    return result;
-}
-
 /*
  * The user namespace's maps, written by the helper from the parent namespace: mapping uid 0 needs
  * CAP_SETFCAP there, which the zygote no longer has once it has unshared. Never root inside: exec
@@ -1421,7 +1406,6 @@ static void build_root(int report) {
     if (syscall(SYS_pivot_root, ".", ".") != 0) zygote_fail(report, "pivot_newroot");
     if (umount2(".", MNT_DETACH) != 0) zygote_fail(report, "detach_oldroot");
     if (chdir("/") != 0) zygote_fail(report, "chdir_newroot");
-    if (bring_loopback_up() != 0) zygote_fail(report, "loopback");
 }
 
 /* Receives one request and its three descriptors from the helper over the socket. */
@@ -1582,6 +1566,123 @@ static void reset_last_pid(void) {
     if (last_pid_fd >= 0 && pwrite(last_pid_fd, "1", 1, 0) != 1) { /* a kernel that refuses: as without the file */ }
 }
 
+/*
+ * Each run has a network namespace of its own, made ahead by the worker's network maker: a namespace
+ * shared by runs keeps counters any run can move and the next can read (loopback's byte counts in
+ * /proc/net/dev, /proc/net/snmp, sockstat), an answer cache no sysctl empties. Making one costs about
+ * a millisecond here, more than the rest of a sandboxed launch; the maker makes the next while the
+ * current run runs, outside the measured cgroups (its memory and CPU are none of the run's), and
+ * PID 1 only enters it. The maker is a child of the zygote outside the runs' PID namespace: no run
+ * sees it. The kernel frees a used namespace in the background.
+ */
+#ifndef SIOCGSKNS
+#define SIOCGSKNS 0x894C
+#endif
+static int net_maker_sock = -1; /* PID 1's end: one namespace per message, "t" back for the next */
+
+static void send_netns(int sock, int netns, int err) {
+    char text[32];
+    int len = snprintf(text, sizeof text, netns >= 0 ? "net" : "fail %d", err);
+    struct iovec iov = {text, (size_t)len};
+    char control[CMSG_SPACE(sizeof(int))];
+    memset(control, 0, sizeof control);
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (netns >= 0) {
+        msg.msg_control = control;
+        msg.msg_controllen = sizeof control;
+        struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+        cmsg->cmsg_level = SOL_SOCKET;
+        cmsg->cmsg_type = SCM_RIGHTS;
+        cmsg->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(cmsg), &netns, sizeof(int));
+    }
+    if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0) _exit(0); /* PID 1 is gone */
+}
+
+/* A new network namespace with loopback up, as a descriptor; -1 with errno. The maker itself moves
+ * into it: its old one (none of the runs') goes. */
+static int make_netns(void) {
+    if (unshare(CLONE_NEWNET) != 0) return -1;
+    int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (sock < 0) return -1;
+    struct ifreq ifr;
+    memset(&ifr, 0, sizeof ifr);
+    snprintf(ifr.ifr_name, IFNAMSIZ, "lo");
+    int netns = -1;
+    if (ioctl(sock, SIOCGIFFLAGS, &ifr) == 0) {
+        ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+        if (ioctl(sock, SIOCSIFFLAGS, &ifr) == 0) netns = ioctl(sock, SIOCGSKNS, 0);
+    }
+    int err = errno;
+    close(sock);
+    errno = err;
+    return netns;
+}
+
+static void net_maker_main(int sock, pid_t zygote, const int leave[2]) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (getppid() != zygote) _exit(0);
+    for (int i = 0; i < 2; i++) {
+        if (leave[i] >= 0 && write(leave[i], "0", 1) != 1) {
+            char text[32];
+            int len = snprintf(text, sizeof text, "fail %d", errno);
+            if (write(sock, text, (size_t)len) < 0) { }
+            _exit(2);
+        }
+        if (leave[i] >= 0) close(leave[i]);
+    }
+    if (write(sock, "up", 2) != 2) _exit(0);
+    for (;;) {
+        int netns = make_netns();
+        send_netns(sock, netns, errno);
+        if (netns >= 0) close(netns);
+        char took;
+        ssize_t n;
+        do {
+            n = read(sock, &took, 1);
+        } while (n < 0 && errno == EINTR);
+        if (n != 1) _exit(0);
+    }
+}
+
+/* PID 1 enters the next run's network namespace. 0; -1 with errno (the maker could not make one: it is
+ * asked again for the next run); PID 1 ends if the maker is gone. */
+static int enter_fresh_netns(void) {
+    char text[32];
+    char control[CMSG_SPACE(sizeof(int))];
+    struct iovec iov = {text, sizeof text - 1};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    ssize_t n;
+    do {
+        n = recvmsg(net_maker_sock, &msg, MSG_CMSG_CLOEXEC);
+    } while (n < 0 && errno == EINTR);
+    if (n <= 0) _exit(2); /* the helper sees the zygote go, and the JVM starts a fresh one */
+    text[n] = '\0';
+    int netns = -1;
+    struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+    if (cmsg && cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS) memcpy(&netns, CMSG_DATA(cmsg), sizeof(int));
+    int result = 0, err = 0;
+    if (netns < 0) {
+        err = strncmp(text, "fail ", 5) == 0 ? atoi(text + 5) : EPROTO;
+        result = -1;
+    } else if (setns(netns, CLONE_NEWNET) != 0) {
+        err = errno;
+        result = -1;
+    }
+    if (netns >= 0) close(netns);
+    if (write(net_maker_sock, "t", 1) != 1) _exit(2);
+    errno = err;
+    return result;
+}
+
 static void serve_runs(int sock) {
     int tmp_mounted = 0, shm_mounted = 0;
     int fresh = 0; /* /tmp and /dev/shm are new and no run has had them */
@@ -1597,6 +1698,9 @@ static void serve_runs(int sock) {
             reply_line(sock, line);
         } else if (fresh_ipc() != 0) {
             snprintf(line, sizeof line, "nostart stage=sandbox_ipc errno=%d\n", errno);
+            reply_line(sock, line);
+        } else if (enter_fresh_netns() != 0) {
+            snprintf(line, sizeof line, "nostart stage=sandbox_net errno=%d\n", errno);
             reply_line(sock, line);
         } else {
             struct spawn s = {&r, {fds[0], fds[1], fds[2]}, 1, 0, NULL, 0, -1};
@@ -1658,10 +1762,11 @@ static void forget_command_line(void) {
     snprintf(main_argv[0], 5, "%s", "init");
 }
 
-static void init_main(int sock, int report) {
+static void init_main(int sock, int report, int net_maker) {
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != 0) _exit(2); /* PID 1 sees no parent: anything else means the zygote is gone */
     forget_command_line();
+    net_maker_sock = net_maker;
     hold_kept_paths();
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) zygote_fail(report, "proc");
     last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
@@ -1693,6 +1798,11 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
         errno = EPERM;
         zygote_fail(report, "userns");
     }
+    /* The network maker leaves the measured cgroups; opened here, as the helper's user, before the
+     * user namespace (a cgroup file checks who opened it). */
+    int leave[2] = {cgroup_version ? open(cgroup_parent_procs, O_WRONLY | O_CLOEXEC) : -1,
+                    cpu_cgroup == 1 ? open(cpu_parent_procs, O_WRONLY | O_CLOEXEC) : -1};
+    if ((cgroup_version && leave[0] < 0) || (cpu_cgroup == 1 && leave[1] < 0)) zygote_fail(report, "net_maker_cgroup");
     /* The helper is not dumpable, and neither would we be: then our /proc files belong to root and the
      * helper (not root) could not write our maps. Dumpable again until they are written and the root
      * is built; no candidate runs yet. */
@@ -1703,17 +1813,6 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
     char answer;
     if (read(go, &answer, 1) != 1) _exit(2);
     close(go);
-    /* The network namespace is shared by every run: nothing a run does there may outlive it. No
-     * TIME_WAIT sockets (a port the next run cannot bind is a bit of an answer), no TCP metrics or
-     * Fast Open cookies kept per destination (every 127.0.0.N a run connected to). */
-    static const char *const net_settings[][2] = {{"/proc/sys/net/ipv4/tcp_max_tw_buckets", "0"},
-                                                  {"/proc/sys/net/ipv4/tcp_no_metrics_save", "1"},
-                                                  {"/proc/sys/net/ipv4/tcp_fastopen", "0"}};
-    for (size_t i = 0; i < sizeof net_settings / sizeof net_settings[0]; i++) {
-        /* Per namespace on every kernel with user namespaces worth using; elsewhere the write fails and
-         * the sandbox still stands, with this channel open. */
-        if (write_text(net_settings[i][0], "%s", net_settings[i][1]) != 0) { }
-    }
     /* Namespaces made by runs are charged up to the caller's host-wide quota: a run holding all of
      * them would stop every other sandbox on the machine from starting (and sandbox=auto would then
      * run candidates without one). Our own namespace caps what its runs can take, with room for the
@@ -1730,6 +1829,31 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
     build_root(report);
     /* Nothing of ours may be traced or read through /proc by what runs below. */
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    /* The network maker: forked before the PID namespace, so that no run sees it; up once it has left
+     * the measured cgroups. */
+    int nets[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, nets) != 0) zygote_fail(report, "net_maker");
+    pid_t zygote = getpid();
+    pid_t maker = fork();
+    if (maker < 0) zygote_fail(report, "net_maker");
+    if (maker == 0) {
+        close(nets[0]);
+        close(sock);
+        close(report);
+        net_maker_main(nets[1], zygote, leave);
+        _exit(0);
+    }
+    close(nets[1]);
+    for (int i = 0; i < 2; i++) if (leave[i] >= 0) close(leave[i]);
+    char up[32] = "";
+    ssize_t got;
+    do {
+        got = read(nets[0], up, sizeof up - 1);
+    } while (got < 0 && errno == EINTR);
+    if (got != 2 || memcmp(up, "up", 2) != 0) {
+        errno = got > 5 && strncmp(up, "fail ", 5) == 0 ? atoi(up + 5) : EPROTO;
+        zygote_fail(report, "net_maker_cgroup");
+    }
     if (unshare(CLONE_NEWUTS | CLONE_NEWPID) != 0) zygote_fail(report, "pid_namespace");
     if (sethostname("patchgrade", 10) != 0) zygote_fail(report, "hostname");
     /* Our first child is PID 1 of the new namespace; it reports "ok" itself once /proc is up. We stay
@@ -1737,11 +1861,12 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
     pid_t init = fork();
     if (init < 0) zygote_fail(report, "fork_init");
     if (init == 0) {
-        init_main(sock, report);
+        init_main(sock, report, nets[0]);
         _exit(0);
     }
     close(report);
     close(sock);
+    close(nets[0]);
     int status;
     while (waitpid(init, &status, 0) < 0 && errno == EINTR) { }
     _exit(0);

@@ -30,5 +30,11 @@ class HelperProtocolTest {
             assertThat(failure.detail()).contains(stage.equals("sandbox_tmp") ? "/tmp and /dev/shm" : "IPC namespace")
                     .contains("Jenkins agents and containers").contains("errno 1");
         }
+        StartFailure refused = HelperProtocol.startFailure(HelperProtocol.parse("nostart stage=sandbox_net errno=1 run=" + TOKEN), request,
+                Path.of("/bin/true"), Suggestions.PLAIN);
+        assertThat(refused.detail()).contains("network namespace").contains("Jenkins agents and containers").contains("errno 1");
+        StartFailure quota = HelperProtocol.startFailure(HelperProtocol.parse("nostart stage=sandbox_net errno=28 run=" + TOKEN), request,
+                Path.of("/bin/true"), Suggestions.PLAIN);
+        assertThat(quota.detail()).contains("user.max_net_namespaces").doesNotContain("Jenkins agents").contains("errno 28");
     }
 }

@@ -121,6 +121,24 @@ class RedTeamTest {
     }
 
     /**
+     * Loopback's byte counts belong to a network namespace: when a worker's runs shared one, a run left
+     * 777,777 in them for the next to read (a red-team run passed its answer on that way). Each run now
+     * has a namespace of its own, made before it.
+     */
+    @Test
+    void aRunCannotCacheAnAnswerInTheByteCountsOfTheNetwork() {
+        String candidate = Fixtures.command("redteam");
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, candidate, "lo-load").stdout().excerpt()).isEqualTo("lo:0\n");
+            String stored = run(launcher, candidate, "lo-store", "777777").stdout().excerpt();
+            assertThat(stored).startsWith("stored:");
+            assertThat(Long.parseLong(stored.strip().substring("stored:".length()))).as("what the storing run reads back itself")
+                    .isGreaterThanOrEqualTo(777_777L);
+            assertThat(run(launcher, candidate, "lo-load").stdout().excerpt()).as("what the next run reads").isEqualTo("lo:0\n");
+        }
+    }
+
+    /**
      * The runs of a worker share a PID namespace, whose pids count up: forking N times left N for the
      * next run to read in its own pid (a red-team run passed its answer on that way).
      */

@@ -19,6 +19,13 @@ class SandboxStatusTest {
     }
 
     @Test
+    void aNetworkMakerThatCouldNotLeaveTheMeasuringCgroupSaysSo() {
+        assertThat(SandboxStatus.explainRefusal("net_maker_cgroup:13")).contains("network namespace").contains("outside the cgroup")
+                .contains("errno 13");
+        assertThat(SandboxStatus.explainRefusal("net_maker:24")).contains("network namespace").doesNotContain("cgroup").contains("errno 24");
+    }
+
+    @Test
     void anUnknownStepIsNamedWithItsErrno() {
         assertThat(SandboxStatus.explainRefusal("sandbox_tmp:13")).contains("'sandbox_tmp'").contains("errno 13");
     }
