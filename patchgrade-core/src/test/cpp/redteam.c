@@ -48,9 +48,13 @@
  *   lo-store BYTES / lo-load   BYTES sent over loopback (UDP to itself), kept in the byte counts of
  *                         the network namespace: "stored:N" / "lo:N", N loopback's received bytes
  *                         (/proc/net/dev) after it
+ *   unix-park MB          MB of memfds (4 MB each) put in flight in a garbage cycle of two unix sockets
+ *                         (each end sent over the other), then exits: "parked"
+ *   unix-kick-touch MB    puts over 16,000 descriptors in flight (the kernel then collects unix garbage),
+ *                         waits 100 ms, then touches MB of fresh anonymous memory: "touched"
  *   fd-hunt               looks for a unix socket by any other way than socket(): its own inherited
- *                         descriptors, pidfd_getfd and /proc/PID/fd on every process it can see (PID 1
- *                         holds the socket to the zygote), x32 socket(), socket() with high bits set in
+ *                         descriptors, pidfd_getfd and /proc/PID/fd on every process it can see and on
+ *                         PID 1, seen or not (it holds the socket to the zygote), x32 socket(), socket() with high bits set in
  *                         the family: one line per socket got ("FOUND ..."), then "hunt-done pidfds=N" (N: the
  *                         processes it got a pidfd of, to look into)
  */
@@ -130,6 +134,25 @@ static long long loopback_rx_bytes(void) {
     }
     fclose(f);
     return bytes;
+}
+
+/* Sends `count` descriptors over `via` with one byte. */
+static int send_descriptors(int via, const int *fds, int count) {
+    char byte = 'x';
+    struct iovec iov = {&byte, 1};
+    static char control[CMSG_SPACE(253 * sizeof(int))];
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = CMSG_SPACE(count * sizeof(int));
+    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    c->cmsg_level = SOL_SOCKET;
+    c->cmsg_type = SCM_RIGHTS;
+    c->cmsg_len = CMSG_LEN(count * sizeof(int));
+    memcpy(CMSG_DATA(c), fds, count * sizeof(int));
+    return sendmsg(via, &msg, 0) == 1;
 }
 
 static double cpu_seconds(void) {
@@ -262,6 +285,44 @@ int main(int argc, char **argv) {
     }
     if (strcmp(mode, "lo-load") == 0) {
         printf("lo:%lld\n", loopback_rx_bytes());
+        return 0;
+    }
+    if (strcmp(mode, "unix-park") == 0 && argc > 2) {
+        long mb = atol(argv[2]);
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) return 4;
+        for (long done = 0; done < mb; done += 4) {
+            int fd = (int)syscall(SYS_memfd_create, "park", 0);
+            if (fd < 0 || ftruncate(fd, 4 << 20) != 0) return 4;
+            char *p = mmap(NULL, 4 << 20, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (p == MAP_FAILED) return 4;
+            for (long i = 0; i < (4 << 20); i += 4096) p[i] = 1;
+            munmap(p, 4 << 20);
+            if (!send_descriptors(pair[0], &fd, 1)) return 4;
+            close(fd);
+        }
+        if (!send_descriptors(pair[0], &pair[0], 1) || !send_descriptors(pair[1], &pair[1], 1)) return 4;
+        close(pair[0]);
+        close(pair[1]);
+        printf("parked\n");
+        return 0;
+    }
+    if (strcmp(mode, "unix-kick-touch") == 0 && argc > 2) {
+        long mb = atol(argv[2]);
+        int pair[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0) return 4;
+        int copies[250];
+        for (int i = 0; i < 250; i++) copies[i] = pair[1];
+        for (int m = 0; m < 70; m++) {
+            if (!send_descriptors(pair[1], copies, 250)) break;
+        }
+        close(pair[0]);
+        close(pair[1]);
+        usleep(100000);
+        char *p = mmap(NULL, (size_t)mb << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p == MAP_FAILED) return 4;
+        for (long i = 0; i < (mb << 20); i += 4096) p[i] = 1;
+        printf("touched\n");
         return 0;
     }
     if (strcmp(mode, "metrics-store") == 0 && argc > 2) {
@@ -479,12 +540,21 @@ int main(int argc, char **argv) {
         for (int fd = 3; fd < 1024; fd++) {
             if (fstat(fd, &st) == 0) printf("FOUND inherited fd %d mode %o\n", fd, st.st_mode & S_IFMT);
         }
+        /* Every process /proc shows, and PID 1 by its number whether /proc shows it or not. */
+        int pids[4096], count = 0, has_init = 0;
         DIR *procs = opendir("/proc");
         struct dirent *e;
         int self = getpid(), pidfds = 0;
-        while (procs && (e = readdir(procs))) {
+        while (procs && (e = readdir(procs)) && count < 4095) {
             int pid = atoi(e->d_name);
             if (pid <= 0 || pid == self) continue;
+            has_init |= pid == 1;
+            pids[count++] = pid;
+        }
+        if (procs) closedir(procs);
+        if (!has_init) pids[count++] = 1;
+        for (int i = 0; i < count; i++) {
+            int pid = pids[i];
             long pidfd = syscall(434 /* pidfd_open */, pid, 0);
             if (pidfd >= 0) pidfds++;
             for (int fd = 0; pidfd >= 0 && fd < 256; fd++) {
@@ -505,7 +575,6 @@ int main(int argc, char **argv) {
                 }
             }
         }
-        if (procs) closedir(procs);
 #if defined(__x86_64__)
         long x32 = syscall(41 | 0x40000000, AF_UNIX, SOCK_STREAM, 0);
         if (x32 >= 0) printf("FOUND x32 socket\n");

@@ -529,6 +529,13 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
  * exec a 32-bit ARM program (where the CPU and kernel run them), whose calls carry AUDIT_ARCH_ARM and
  * would otherwise pass unchecked, socket(AF_UNIX) included.
  *
+ * PID 1: the worker's PID 1 is in every run's PID namespace and has the target's uid (an unprivileged
+ * user namespace maps one), so the kernel lets a run set its resource limits, nice value, CPU
+ * affinity, scheduling policy and I/O priority, which every later target inherits: a 64-bit answer in
+ * a soft limit for the next run, or RLIMIT_NOFILE 4 and the worker starts nothing again. Those calls
+ * are refused for pid 1 (every other pid a run can name is its own), and setpriority and ioprio_set
+ * for the whole uid. Its /proc directory is hidden (hidepid=2).
+ *
  * PAGE CACHE: every run reads files through the host's page cache, which outlives it, so which
  * pages of a large file are cached can carry an answer from one run to the next (the grade of
  * runs > 1 takes the cheapest run). A run may not ask (mincore, cachestat refused) nor drop pages
@@ -569,8 +576,8 @@ static int confine_syscalls(void) {
     /* Every instruction sits at the index it is written with and every jump names its target, so
      * no offset is counted by hand: a wrong one would silently allow everything. Each index must be
      * written once: one left out is a zero instruction (A = 0), one twice is a -Woverride-init warning. */
-    enum { COMPAT = 20, SOCKET = 40, PAIR = 44, FADV = 50, MADV = 52, RWF = 55, ALLOW = 58, NOSYS = 59, ACCES = 60, NOAF = 61, KILL = 62,
-        NOOP = 63, NOTSUP = 64, LENGTH = 65 };
+    enum { COMPAT = 27, SOCKET = 54, PAIR = 58, FADV = 64, MADV = 66, RWF = 69, PID1 = 72, PRIO = 74, IOPRIO = 79, ALLOW = 84, NOSYS = 85,
+        ACCES = 86, NOAF = 87, KILL = 88, NOOP = 89, NOTSUP = 90, PERM = 91, LENGTH = 92 };
 #define PG_TO(at, label) ((label) - (at) - 1)
 #define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
 #define PG_JEQ(at, value, then, otherwise) [at] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), PG_TO(at, then), PG_TO(at, otherwise))
@@ -599,65 +606,99 @@ static int confine_syscalls(void) {
         PG_IF(16, __NR_madvise, MADV),
         PG_IF(17, __NR_preadv2, RWF),
         PG_IF(18, __NR_pwritev2, RWF),
-        PG_GOTO(19, ALLOW),
+        /* PID 1 is the one process of the namespace that is not the run's, and it has the target's uid:
+         * its limits, priority, CPUs and scheduling policy (inherited by every later target) would take a
+         * run's writes for the next run to read. See PID 1 above. */
+        PG_IF(19, __NR_prlimit64, PID1),
+        PG_IF(20, __NR_sched_setaffinity, PID1),
+        PG_IF(21, __NR_sched_setscheduler, PID1),
+        PG_IF(22, __NR_sched_setparam, PID1),
+        PG_IF(23, __NR_sched_setattr, PID1),
+        PG_IF(24, __NR_setpriority, PRIO),
+        PG_IF(25, __NR_ioprio_set, IOPRIO),
+        PG_GOTO(26, ALLOW),
         /* COMPAT: 32-bit calls (int 0x80 works from any x86_64 program too), by i386's numbers. A
          * still holds the arch; aarch64 has no compat arch of ours (0 never matches): an arch not
          * checked here (32-bit ARM under aarch64) ends the process. */
-        PG_JEQ(20, PG_COMPAT_ARCH, 21, KILL),
-        PG_LOAD(21, nr),
-        PG_IF(22, 286 /* add_key */, NOSYS),
-        PG_IF(23, 287 /* request_key */, NOSYS),
-        PG_IF(24, 288 /* keyctl */, NOSYS),
-        PG_IF(25, 425 /* io_uring_setup */, NOSYS),
-        PG_IF(26, 426 /* io_uring_enter */, NOSYS),
-        PG_IF(27, 427 /* io_uring_register */, NOSYS),
-        PG_IF(28, 102 /* socketcall */, NOSYS),
-        PG_IF(29, 359 /* socket */, SOCKET),
-        PG_IF(30, 360 /* socketpair */, PAIR),
-        PG_IF(31, 218 /* mincore */, NOSYS),
-        PG_IF(32, PG_NR_CACHESTAT, NOSYS),
-        PG_IF(33, PG_NR_PROCESS_MADVISE, NOSYS),
+        PG_JEQ(27, PG_COMPAT_ARCH, 28, KILL),
+        PG_LOAD(28, nr),
+        PG_IF(29, 286 /* add_key */, NOSYS),
+        PG_IF(30, 287 /* request_key */, NOSYS),
+        PG_IF(31, 288 /* keyctl */, NOSYS),
+        PG_IF(32, 425 /* io_uring_setup */, NOSYS),
+        PG_IF(33, 426 /* io_uring_enter */, NOSYS),
+        PG_IF(34, 427 /* io_uring_register */, NOSYS),
+        PG_IF(35, 102 /* socketcall */, NOSYS),
+        PG_IF(36, 359 /* socket */, SOCKET),
+        PG_IF(37, 360 /* socketpair */, PAIR),
+        PG_IF(38, 218 /* mincore */, NOSYS),
+        PG_IF(39, PG_NR_CACHESTAT, NOSYS),
+        PG_IF(40, PG_NR_PROCESS_MADVISE, NOSYS),
         /* i386 splits the 64-bit offsets over two arguments, so the advice moves: none is done. */
-        PG_IF(34, 250 /* fadvise64 */, NOOP),
-        PG_IF(35, 272 /* fadvise64_64 */, NOOP),
-        PG_IF(36, 219 /* madvise */, MADV),
-        PG_IF(37, 378 /* preadv2 */, RWF),
-        PG_IF(38, 379 /* pwritev2 */, RWF),
-        PG_GOTO(39, ALLOW),
+        PG_IF(41, 250 /* fadvise64 */, NOOP),
+        PG_IF(42, 272 /* fadvise64_64 */, NOOP),
+        PG_IF(43, 219 /* madvise */, MADV),
+        PG_IF(44, 378 /* preadv2 */, RWF),
+        PG_IF(45, 379 /* pwritev2 */, RWF),
+        PG_IF(46, 340 /* prlimit64 */, PID1),
+        PG_IF(47, 241 /* sched_setaffinity */, PID1),
+        PG_IF(48, 156 /* sched_setscheduler */, PID1),
+        PG_IF(49, 154 /* sched_setparam */, PID1),
+        PG_IF(50, 351 /* sched_setattr */, PID1),
+        PG_IF(51, 97 /* setpriority */, PRIO),
+        PG_IF(52, 289 /* ioprio_set */, IOPRIO),
+        PG_GOTO(53, ALLOW),
         /* SOCKET: socket(family, type, protocol). An argument's low 32 bits (little-endian): the int
          * the kernel reads, whatever the high bits hold. */
-        PG_LOAD(40, args[0]),
-        PG_IF(41, AF_VSOCK, NOAF),
-        PG_IF(42, AF_UNIX, ACCES),
-        PG_GOTO(43, ALLOW),
+        PG_LOAD(54, args[0]),
+        PG_IF(55, AF_VSOCK, NOAF),
+        PG_IF(56, AF_UNIX, ACCES),
+        PG_GOTO(57, ALLOW),
         /* PAIR: socketpair(family, type, protocol, sv), the type without SOCK_NONBLOCK and SOCK_CLOEXEC
          * (any other flag bit is EINVAL in the kernel). */
-        PG_LOAD(44, args[0]),
-        PG_JEQ(45, AF_UNIX, 46, ALLOW),
-        PG_LOAD(46, args[1]),
-        [47] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-        PG_IF(48, SOCK_STREAM, ALLOW),
-        PG_JEQ(49, SOCK_SEQPACKET, ALLOW, ACCES),
+        PG_LOAD(58, args[0]),
+        PG_JEQ(59, AF_UNIX, 60, ALLOW),
+        PG_LOAD(60, args[1]),
+        [61] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+        PG_IF(62, SOCK_STREAM, ALLOW),
+        PG_JEQ(63, SOCK_SEQPACKET, ALLOW, ACCES),
         /* FADV: fadvise64(fd, offset, len, advice): dropping the file's cached pages does nothing. */
-        PG_LOAD(50, args[3]),
-        PG_JEQ(51, POSIX_FADV_DONTNEED, NOOP, ALLOW),
+        PG_LOAD(64, args[3]),
+        PG_JEQ(65, POSIX_FADV_DONTNEED, NOOP, ALLOW),
         /* MADV: madvise(addr, len, advice): reclaiming a mapping's pages does nothing. */
-        PG_LOAD(52, args[2]),
-        PG_IF(53, PG_MADV_COLD, NOOP),
-        PG_JEQ(54, PG_MADV_PAGEOUT, NOOP, ALLOW),
+        PG_LOAD(66, args[2]),
+        PG_IF(67, PG_MADV_COLD, NOOP),
+        PG_JEQ(68, PG_MADV_PAGEOUT, NOOP, ALLOW),
         /* RWF: preadv2/pwritev2(fd, iov, count, pos_l, pos_h, flags) with RWF_NOWAIT, which fails where the
          * data is not cached and so asks without caching: refused as a file system without it refuses. */
-        PG_LOAD(55, args[5]),
-        [56] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
-        PG_JEQ(57, 0, ALLOW, NOTSUP),
-        PG_RETURN(58, SECCOMP_RET_ALLOW),
-        PG_RETURN(59, SECCOMP_RET_ERRNO | ENOSYS),
-        PG_RETURN(60, SECCOMP_RET_ERRNO | EACCES),
-        PG_RETURN(61, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
-        PG_RETURN(62, SECCOMP_RET_KILL_PROCESS),
+        PG_LOAD(69, args[5]),
+        [70] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
+        PG_JEQ(71, 0, ALLOW, NOTSUP),
+        /* PID1: a call whose first argument is a pid, refused for pid 1. */
+        PG_LOAD(72, args[0]),
+        PG_JEQ(73, 1, PERM, ALLOW),
+        /* PRIO: setpriority(which, who, prio): refused for every process of the uid (PID 1 among them) and
+         * for pid 1. */
+        PG_LOAD(74, args[0]),
+        PG_IF(75, PRIO_USER, PERM),
+        PG_JEQ(76, PRIO_PROCESS, 77, ALLOW),
+        PG_LOAD(77, args[1]),
+        PG_JEQ(78, 1, PERM, ALLOW),
+        /* IOPRIO: ioprio_set(which, who, ioprio), alike (IOPRIO_WHO_PROCESS 1, IOPRIO_WHO_USER 3). */
+        PG_LOAD(79, args[0]),
+        PG_IF(80, 3, PERM),
+        PG_JEQ(81, 1, 82, ALLOW),
+        PG_LOAD(82, args[1]),
+        PG_JEQ(83, 1, PERM, ALLOW),
+        PG_RETURN(84, SECCOMP_RET_ALLOW),
+        PG_RETURN(85, SECCOMP_RET_ERRNO | ENOSYS),
+        PG_RETURN(86, SECCOMP_RET_ERRNO | EACCES),
+        PG_RETURN(87, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+        PG_RETURN(88, SECCOMP_RET_KILL_PROCESS),
         /* Errno 0: the call returns success without being made. */
-        PG_RETURN(63, SECCOMP_RET_ERRNO | 0),
-        PG_RETURN(64, SECCOMP_RET_ERRNO | EOPNOTSUPP),
+        PG_RETURN(89, SECCOMP_RET_ERRNO | 0),
+        PG_RETURN(90, SECCOMP_RET_ERRNO | EOPNOTSUPP),
+        PG_RETURN(91, SECCOMP_RET_ERRNO | EPERM),
     };
 #undef PG_TO
 #undef PG_LOAD
@@ -1683,6 +1724,72 @@ static int enter_fresh_netns(void) {
     return result;
 }
 
+/*
+ * Unix sockets a run left in a garbage cycle (a socketpair whose ends were sent over each other with
+ * SCM_RIGHTS) outlive all its processes, with whatever else was in flight in them: a red-team run
+ * parked 96 MB of memfds there, charged to the cgroup, then the next run made the kernel collect them
+ * during its own window and hid that much of its peak; each such run also kept its network namespace
+ * alive (1,023 of them and no run of the worker could start again). Since Linux 6.10 the collector runs
+ * only once over 16,000 descriptors are in flight, not when the last process goes. So after a run
+ * whose network namespace still counts sockets, PID 1 puts that many in flight itself (its own
+ * socketpair, no cycle of its own) and waits for the collector, then for the sockets to go, then for
+ * the kernel's deferred closing of what they held: before the answer and the next run's baseline.
+ * A run that closed its sockets costs one read of /proc/self/net/sockstat.
+ */
+static long sockets_left(void) {
+    char text[512];
+    ssize_t n = read_text("/proc/self/net/sockstat", text, sizeof text);
+    if (n <= 0) return -1;
+    const char *used = strstr(text, "sockets: used ");
+    return used ? atol(used + strlen("sockets: used ")) : -1;
+}
+
+#define UNIX_GC_TRIGGER 16000 /* UNIX_INFLIGHT_TRIGGER_GC */
+#define PG_SCM_MAX_FD 253
+#define DEFERRED_CLOSE_WAIT_MS 25 /* the kernel closes files freed by a kernel thread a jiffy later: 10 ms at HZ=100 */
+
+static void collect_unix_garbage(void) {
+    if (sockets_left() <= 0) return;
+    struct rlimit files, raised;
+    int have_limit = getrlimit(RLIMIT_NOFILE, &files) == 0;
+    raised = files;
+    /* In-flight descriptors count against the sender's RLIMIT_NOFILE: raised to the hard limit meanwhile. */
+    if (have_limit && raised.rlim_cur < raised.rlim_max) {
+        raised.rlim_cur = raised.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &raised);
+    }
+    int sv[2];
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) == 0) {
+        /* Copies of sv[1] queued at sv[0]: closing sv[0] first frees them, no garbage of our own. */
+        int copies[PG_SCM_MAX_FD];
+        for (int i = 0; i < PG_SCM_MAX_FD; i++) copies[i] = sv[1];
+        static char control[CMSG_SPACE(sizeof copies)];
+        char byte = 'g';
+        for (int sent = 0; sent <= UNIX_GC_TRIGGER; sent += PG_SCM_MAX_FD) {
+            struct iovec iov = {&byte, 1};
+            struct msghdr msg;
+            memset(&msg, 0, sizeof msg);
+            msg.msg_iov = &iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = control;
+            msg.msg_controllen = sizeof control;
+            struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+            cmsg->cmsg_level = SOL_SOCKET;
+            cmsg->cmsg_type = SCM_RIGHTS;
+            cmsg->cmsg_len = CMSG_LEN(sizeof copies);
+            memcpy(CMSG_DATA(cmsg), copies, sizeof copies);
+            if (sendmsg(sv[1], &msg, MSG_DONTWAIT | MSG_NOSIGNAL) != 1) break;
+        }
+        close(sv[0]);
+        close(sv[1]);
+    }
+    if (have_limit) setrlimit(RLIMIT_NOFILE, &files);
+    struct timespec tick = {0, 1000000};
+    for (int waited = 0; waited < 1000 && sockets_left() > 0; waited++) nanosleep(&tick, NULL);
+    struct timespec deferred = {0, DEFERRED_CLOSE_WAIT_MS * 1000000L};
+    nanosleep(&deferred, NULL);
+}
+
 static void serve_runs(int sock) {
     int tmp_mounted = 0, shm_mounted = 0;
     int fresh = 0; /* /tmp and /dev/shm are new and no run has had them */
@@ -1723,6 +1830,7 @@ static void serve_runs(int sock) {
                 wait_target(pid, s.pidfd, &r, 1, started, 0, &out);
                 finish_tree(&out.tree, pid, 1);
                 clear_ipc();
+                collect_unix_garbage();
                 /* The run's /tmp and /dev/shm go now, before the reply: left until the next run, their files
                  * would hold memory charged to the cgroup when the helper takes the next run's baseline (hiding
                  * that much of the next run's peak) and outlive the run. The check at the next start repeats. */
@@ -1768,7 +1876,14 @@ static void init_main(int sock, int report, int net_maker) {
     forget_command_line();
     net_maker_sock = net_maker;
     hold_kept_paths();
-    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) zygote_fail(report, "proc");
+    /* hidepid=2: a run sees only processes it may trace, so not us. Our /proc files belong to the uid the
+     * target runs as when Maven is root (a process that is not dumpable has root's, and root is the
+     * target's uid outside): coredump_filter took 9 bits a run for the next, and /proc/1/stat's counts of
+     * what we reaped (cminflt) carried a byte from one run to the next. The group exempt from hiding is
+     * root's unless named, and root's group is the target's when Maven is root: a group no one here has. */
+    char proc_options[64];
+    snprintf(proc_options, sizeof proc_options, "hidepid=2,gid=%u", getegid() == 0 ? 1u : 0u);
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, proc_options) != 0) zygote_fail(report, "proc");
     last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
     /* The target's uid is the caller's, host root when Maven runs as root: sysctls (core_pattern...)
      * would take its writes. Read-only, as bubblewrap does. */
@@ -1790,6 +1905,9 @@ static void init_main(int sock, int report, int net_maker) {
 static int zygote_main(int sock, int report, int go, pid_t helper) {
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != helper) _exit(0); /* the helper is gone already */
+    /* A session of our own, so a scheduler autogroup of our own: a run that lowers its autogroup's
+     * priority (/proc/self/autogroup) must not lower the JVM's and Maven's with it. */
+    if (setsid() < 0) zygote_fail(report, "setsid");
     /* The helper's SIGCHLD self-pipe is its own: this process and its PID 1s wake on a new one. */
     close(sigchld_pipe[0]);
     close(sigchld_pipe[1]);

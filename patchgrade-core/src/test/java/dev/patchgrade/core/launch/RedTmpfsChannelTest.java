@@ -30,7 +30,8 @@ class RedTmpfsChannelTest {
             int secret = 437;
             LaunchResult writer = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c",
                     "i=0; while [ $i -lt " + secret + " ]; do : > /tmp/x; rm /tmp/x; : > /dev/shm/x; rm /dev/shm/x; i=$((i+1)); done"))
-                    .withWorkingDirectory(dir));
+                    // 874 processes: seconds on a busy host, and the default timeout is not what is asked here.
+                    .withWorkingDirectory(dir).withTimeout(java.time.Duration.ofSeconds(120)));
             assertThat(writer.exitCode()).isZero();
             String after = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", PROBE)).withWorkingDirectory(dir)).stdout().excerpt();
             String[] b = before.strip().split("\\s+");

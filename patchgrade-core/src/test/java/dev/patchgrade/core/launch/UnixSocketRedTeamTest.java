@@ -208,7 +208,7 @@ class UnixSocketRedTeamTest {
     @Test
     void noUnixSocketByAnyOtherWay() throws Exception {
         try (Launcher launcher = open()) {
-            assertThat(run(launcher, "fd-hunt")).as("PID 1 was seen and gave nothing").isEqualTo("hunt-done pidfds=1\n");
+            assertThat(run(launcher, "fd-hunt")).as("PID 1, named by its number, gave nothing").isEqualTo("hunt-done pidfds=1\n");
         }
         assertThat(direct("fd-hunt")).as("without the sandbox the hunt finds the sockets of processes it can see").contains("FOUND");
     }

@@ -1,0 +1,124 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.SandboxAvailability;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Red team, round 3, sandbox on: what the runs of one worker share beyond their namespaces. Unix sockets a run left
+ * in a garbage cycle (with memory in flight in them), the worker's PID 1 (its /proc files: what it reaped, and some
+ * writable by the target's uid when Maven runs as root), and the scheduler's autogroup of the session.
+ */
+class RedSharedWorkerTest {
+    @TempDir
+    Path dir;
+
+    private Launcher open() {
+        return Launchers.open(GradeLog.SILENT, SandboxAvailability.requiredShowing(dir), 1);
+    }
+
+    private LaunchResult run(Launcher launcher, String... command) {
+        return launcher.launch(LaunchRequest.of(List.of(command)).withWorkingDirectory(dir));
+    }
+
+    private LaunchResult sh(Launcher launcher, String script) {
+        return run(launcher, "/bin/sh", "-c", script);
+    }
+
+    /**
+     * A socketpair whose ends were sent over each other is reachable from no process once the run is gone, and the
+     * kernel (6.10 and later) collects it only when over 16,000 descriptors are in flight: 64 MB of memfds in flight
+     * in it stayed charged to the worker's cgroup into the next run's baseline, and that run made the kernel collect
+     * them and touched as much without its peak moving (96 MB hidden in the red team's run).
+     */
+    @Test
+    void memoryParkedInAUnixSocketCycleDoesNotHideTheNextRunsPeak() throws Exception {
+        String candidate = Fixtures.command("redteam");
+        try (Launcher launcher = open()) {
+            Long clean = run(launcher, candidate, "unix-kick-touch", "64").usage().treeRssKb();
+            Assumptions.assumeTrue(clean != null, "no memory cgroup here");
+            long before = MemInfo.shmemKb();
+            LaunchResult park = run(launcher, candidate, "unix-park", "64");
+            long atAnswer = MemInfo.shmemKb() - before;
+            assertThat(park.stdout().excerpt()).isEqualTo("parked\n");
+            LaunchResult next = run(launcher, candidate, "unix-kick-touch", "64");
+            assertThat(next.stdout().excerpt()).isEqualTo("touched\n");
+            System.out.println("RED-UNIX tree_rss_kb of a 64 MB run: clean " + clean + ", after a run that parked 64 MB in a unix socket cycle "
+                    + next.usage().treeRssKb() + "; shmem still held when the parking run was answered: " + atAnswer + " KiB");
+            assertThat(atAnswer).as("the parked memfds are freed before the answer").isLessThan(32_000L);
+            assertThat(next.usage().treeRssKb()).as("the next run's tree RSS, not hidden by what the run before parked").isGreaterThan(clean / 2);
+        }
+    }
+
+    /** The worker's PID 1 is no process of the run's: hidden from it, with every file under /proc/1. */
+    @Test
+    void aRunCannotSeeTheWorkersPid1() {
+        try (Launcher launcher = open()) {
+            String seen = sh(launcher, "cat /proc/1/stat >/dev/null 2>&1 && echo pid1-readable; ls /proc | grep -x 1; "
+                    + "test -d /proc/$$ && echo own-visible").stdout().excerpt();
+            assertThat(seen).isEqualTo("own-visible\n");
+        }
+    }
+
+    /**
+     * PID 1 has the target's uid, so the kernel let a run set its limits (64 bits a run in a soft limit, inherited by
+     * every later target; RLIMIT_NOFILE 4 and no run could start again), nice value, CPUs, scheduling policy and I/O
+     * priority. Each is refused for pid 1, a run's own processes keep them all, and the next run starts as the first.
+     */
+    @Test
+    void aRunCannotChangeWhatPid1AndSoEveryLaterRunInherits() {
+        try (Launcher launcher = open()) {
+            String limits = "prlimit --pid $$ --nofile --msgqueue --noheadings --output SOFT,HARD | tr -s ' ' | tr '\\n' ';'; nice; "
+                    + "taskset -p $$ | cut -d: -f2; chrt -p $$ | head -1 | cut -d: -f2";
+            String fresh = sh(launcher, limits).stdout().excerpt();
+            String attempts = sh(launcher, "for cmd in 'prlimit --pid 1 --nofile=4:4' 'prlimit --pid 1 --msgqueue=123456:' 'renice -n 19 -p 1' "
+                    + "'renice -n 19 -u $(id -u)' 'taskset -p 1 1' 'chrt -i -p 0 1' 'ionice -c 3 -p 1' 'ionice -c 3 -u $(id -u)'; do "
+                    + "sh -c \"$cmd\" >/dev/null 2>&1 && echo \"changed: $cmd\"; done; "
+                    + "ulimit -n 100 && test $(sh -c 'ulimit -n') = 100 && renice -n 5 -p $$ >/dev/null && test $(nice) = 5 && echo own-changed")
+                    .stdout().excerpt();
+            assertThat(attempts).as("what the run changed").isEqualTo("own-changed\n");
+            LaunchResult next = sh(launcher, limits);
+            assertThat(next.exitCode()).isZero();
+            assertThat(next.stdout().excerpt()).as("the next run's limits, nice value, CPUs and policy").isEqualTo(fresh);
+        }
+    }
+
+    /**
+     * PID 1's coredump_filter belongs to the target's uid when Maven runs as root (a process that is not dumpable has
+     * root's files, and root is that uid outside): one run wrote 9 bits there and the next read them back, also from
+     * its own inherited copy.
+     */
+    @Test
+    void aRunCannotLeaveBitsInPid1sCoredumpFilter() {
+        try (Launcher launcher = open()) {
+            String fresh = sh(launcher, "cat /proc/self/coredump_filter").stdout().excerpt();
+            sh(launcher, "echo 0x1a5 > /proc/1/coredump_filter");
+            String next = sh(launcher, "cat /proc/self/coredump_filter; cat /proc/1/coredump_filter 2>/dev/null").stdout().excerpt();
+            assertThat(next).as("the next run's own filter, and PID 1's if it could read it").isEqualTo(fresh).doesNotContain("1a5");
+        }
+    }
+
+    /**
+     * The scheduler's autogroup is the session's: with the worker in the JVM's session, a run that wrote 19 to
+     * /proc/self/autogroup (or PID 1's) lowered the priority of the JVM, Maven and every worker, and the setting
+     * outlived the build.
+     */
+    @Test
+    void aRunsAutogroupIsNotTheJvms() throws Exception {
+        Path own = Path.of("/proc/self/autogroup");
+        Assumptions.assumeTrue(Files.isReadable(own), "a kernel without scheduler autogroups");
+        String jvm = Files.readString(own).split(" ")[0];
+        try (Launcher launcher = open()) {
+            String run = sh(launcher, "cat /proc/self/autogroup").stdout().excerpt().split(" ")[0];
+            assertThat(run).startsWith("/autogroup-").isNotEqualTo(jvm);
+        }
+    }
+}
