@@ -52,6 +52,10 @@
  *                         (each end sent over the other), then exits: "parked"
  *   unix-kick-touch MB    puts over 16,000 descriptors in flight (the kernel then collects unix garbage),
  *                         waits 100 ms, then touches MB of fresh anonymous memory: "touched"
+ *   flood-hold MARKER MS  puts copies of a pipe descriptor in flight on one socketpair until the kernel
+ *                         refuses (past the uid's RLIMIT_NOFILE no process of the uid can pass one), creates
+ *                         MARKER, holds them MS ms: "flooded N stop=ETOOMANYREFS|EAGAIN|other"
+ *   lease FILE            a read lease on FILE: "lease ok" or "lease refused errno=N"
  *   fd-hunt               looks for a unix socket by any other way than socket(): its own inherited
  *                         descriptors, pidfd_getfd and /proc/PID/fd on every process it can see and on
  *                         PID 1, seen or not (it holds the socket to the zygote), x32 socket(), socket() with high bits set in
@@ -323,6 +327,45 @@ int main(int argc, char **argv) {
         if (p == MAP_FAILED) return 4;
         for (long i = 0; i < (mb << 20); i += 4096) p[i] = 1;
         printf("touched\n");
+        return 0;
+    }
+    if (strcmp(mode, "flood-hold") == 0 && argc > 3) {
+        int pair[2], pipe_fds[2];
+        if (socketpair(AF_UNIX, SOCK_STREAM, 0, pair) != 0 || pipe(pipe_fds) != 0) return 4;
+        int sndbuf = 64 << 20;
+        setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf);
+        int copies[253], sent = 0;
+        for (int i = 0; i < 253; i++) copies[i] = pipe_fds[0];
+        char byte = 'x';
+        struct iovec iov = {&byte, 1};
+        static char control[CMSG_SPACE(sizeof copies)];
+        int stop = 0;
+        while (!stop && sent < 1000000) {
+            struct msghdr msg;
+            memset(&msg, 0, sizeof msg);
+            msg.msg_iov = &iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = control;
+            msg.msg_controllen = sizeof control;
+            struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+            c->cmsg_level = SOL_SOCKET;
+            c->cmsg_type = SCM_RIGHTS;
+            c->cmsg_len = CMSG_LEN(sizeof copies);
+            memcpy(CMSG_DATA(c), copies, sizeof copies);
+            if (sendmsg(pair[0], &msg, MSG_DONTWAIT) == 1) sent += 253;
+            else stop = errno;
+        }
+        FILE *marker = fopen(argv[2], "w");
+        if (marker) fclose(marker);
+        usleep((useconds_t)atol(argv[3]) * 1000);
+        printf("flooded %d stop=%s\n", sent, stop == ETOOMANYREFS ? "ETOOMANYREFS" : stop == EAGAIN ? "EAGAIN" : "other");
+        return 0;
+    }
+    if (strcmp(mode, "lease") == 0 && argc > 2) {
+        int fd = open(argv[2], O_RDONLY);
+        if (fd < 0) return 4;
+        if (fcntl(fd, F_SETLEASE, F_RDLCK) == 0) printf("lease ok\n");
+        else printf("lease refused errno=%d\n", errno);
         return 0;
     }
     if (strcmp(mode, "metrics-store") == 0 && argc > 2) {

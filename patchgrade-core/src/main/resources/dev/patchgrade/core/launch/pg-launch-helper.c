@@ -536,6 +536,10 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
  * are refused for pid 1 (every other pid a run can name is its own), and setpriority and ioprio_set
  * for the whole uid. Its /proc directory is hidden (hidepid=2).
  *
+ * LEASES: the target owns the host's files when Maven is root (its uid is root's outside), and a lease
+ * works through a read-only mount: a write lease on /etc/ld.so.cache held for a run stalled every exec
+ * on the host. fcntl(F_SETLEASE) is refused.
+ *
  * PAGE CACHE: every run reads files through the host's page cache, which outlives it, so which
  * pages of a large file are cached can carry an answer from one run to the next (the grade of
  * runs > 1 takes the cheapest run). A run may not ask (mincore, cachestat refused) nor drop pages
@@ -576,8 +580,8 @@ static int confine_syscalls(void) {
     /* Every instruction sits at the index it is written with and every jump names its target, so
      * no offset is counted by hand: a wrong one would silently allow everything. Each index must be
      * written once: one left out is a zero instruction (A = 0), one twice is a -Woverride-init warning. */
-    enum { COMPAT = 27, SOCKET = 54, PAIR = 58, FADV = 64, MADV = 66, RWF = 69, PID1 = 72, PRIO = 74, IOPRIO = 79, ALLOW = 84, NOSYS = 85,
-        ACCES = 86, NOAF = 87, KILL = 88, NOOP = 89, NOTSUP = 90, PERM = 91, LENGTH = 92 };
+    enum { COMPAT = 28, SOCKET = 57, PAIR = 61, FADV = 67, MADV = 69, RWF = 72, PID1 = 75, PRIO = 77, IOPRIO = 82, FCNTL = 87,
+        ALLOW = 89, NOSYS = 90, ACCES = 91, NOAF = 92, KILL = 93, NOOP = 94, NOTSUP = 95, PERM = 96, LENGTH = 97 };
 #define PG_TO(at, label) ((label) - (at) - 1)
 #define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
 #define PG_JEQ(at, value, then, otherwise) [at] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), PG_TO(at, then), PG_TO(at, otherwise))
@@ -616,89 +620,97 @@ static int confine_syscalls(void) {
         PG_IF(23, __NR_sched_setattr, PID1),
         PG_IF(24, __NR_setpriority, PRIO),
         PG_IF(25, __NR_ioprio_set, IOPRIO),
-        PG_GOTO(26, ALLOW),
+        /* Leases on host files (the target owns them when Maven is root): a write lease on /etc/ld.so.cache
+         * held for a run stalled every exec on the host. */
+        PG_IF(26, __NR_fcntl, FCNTL),
+        PG_GOTO(27, ALLOW),
         /* COMPAT: 32-bit calls (int 0x80 works from any x86_64 program too), by i386's numbers. A
          * still holds the arch; aarch64 has no compat arch of ours (0 never matches): an arch not
          * checked here (32-bit ARM under aarch64) ends the process. */
-        PG_JEQ(27, PG_COMPAT_ARCH, 28, KILL),
-        PG_LOAD(28, nr),
-        PG_IF(29, 286 /* add_key */, NOSYS),
-        PG_IF(30, 287 /* request_key */, NOSYS),
-        PG_IF(31, 288 /* keyctl */, NOSYS),
-        PG_IF(32, 425 /* io_uring_setup */, NOSYS),
-        PG_IF(33, 426 /* io_uring_enter */, NOSYS),
-        PG_IF(34, 427 /* io_uring_register */, NOSYS),
-        PG_IF(35, 102 /* socketcall */, NOSYS),
-        PG_IF(36, 359 /* socket */, SOCKET),
-        PG_IF(37, 360 /* socketpair */, PAIR),
-        PG_IF(38, 218 /* mincore */, NOSYS),
-        PG_IF(39, PG_NR_CACHESTAT, NOSYS),
-        PG_IF(40, PG_NR_PROCESS_MADVISE, NOSYS),
+        PG_JEQ(28, PG_COMPAT_ARCH, 29, KILL),
+        PG_LOAD(29, nr),
+        PG_IF(30, 286 /* add_key */, NOSYS),
+        PG_IF(31, 287 /* request_key */, NOSYS),
+        PG_IF(32, 288 /* keyctl */, NOSYS),
+        PG_IF(33, 425 /* io_uring_setup */, NOSYS),
+        PG_IF(34, 426 /* io_uring_enter */, NOSYS),
+        PG_IF(35, 427 /* io_uring_register */, NOSYS),
+        PG_IF(36, 102 /* socketcall */, NOSYS),
+        PG_IF(37, 359 /* socket */, SOCKET),
+        PG_IF(38, 360 /* socketpair */, PAIR),
+        PG_IF(39, 218 /* mincore */, NOSYS),
+        PG_IF(40, PG_NR_CACHESTAT, NOSYS),
+        PG_IF(41, PG_NR_PROCESS_MADVISE, NOSYS),
         /* i386 splits the 64-bit offsets over two arguments, so the advice moves: none is done. */
-        PG_IF(41, 250 /* fadvise64 */, NOOP),
-        PG_IF(42, 272 /* fadvise64_64 */, NOOP),
-        PG_IF(43, 219 /* madvise */, MADV),
-        PG_IF(44, 378 /* preadv2 */, RWF),
-        PG_IF(45, 379 /* pwritev2 */, RWF),
-        PG_IF(46, 340 /* prlimit64 */, PID1),
-        PG_IF(47, 241 /* sched_setaffinity */, PID1),
-        PG_IF(48, 156 /* sched_setscheduler */, PID1),
-        PG_IF(49, 154 /* sched_setparam */, PID1),
-        PG_IF(50, 351 /* sched_setattr */, PID1),
-        PG_IF(51, 97 /* setpriority */, PRIO),
-        PG_IF(52, 289 /* ioprio_set */, IOPRIO),
-        PG_GOTO(53, ALLOW),
+        PG_IF(42, 250 /* fadvise64 */, NOOP),
+        PG_IF(43, 272 /* fadvise64_64 */, NOOP),
+        PG_IF(44, 219 /* madvise */, MADV),
+        PG_IF(45, 378 /* preadv2 */, RWF),
+        PG_IF(46, 379 /* pwritev2 */, RWF),
+        PG_IF(47, 340 /* prlimit64 */, PID1),
+        PG_IF(48, 241 /* sched_setaffinity */, PID1),
+        PG_IF(49, 156 /* sched_setscheduler */, PID1),
+        PG_IF(50, 154 /* sched_setparam */, PID1),
+        PG_IF(51, 351 /* sched_setattr */, PID1),
+        PG_IF(52, 97 /* setpriority */, PRIO),
+        PG_IF(53, 289 /* ioprio_set */, IOPRIO),
+        PG_IF(54, 55 /* fcntl */, FCNTL),
+        PG_IF(55, 221 /* fcntl64 */, FCNTL),
+        PG_GOTO(56, ALLOW),
         /* SOCKET: socket(family, type, protocol). An argument's low 32 bits (little-endian): the int
          * the kernel reads, whatever the high bits hold. */
-        PG_LOAD(54, args[0]),
-        PG_IF(55, AF_VSOCK, NOAF),
-        PG_IF(56, AF_UNIX, ACCES),
-        PG_GOTO(57, ALLOW),
+        PG_LOAD(57, args[0]),
+        PG_IF(58, AF_VSOCK, NOAF),
+        PG_IF(59, AF_UNIX, ACCES),
+        PG_GOTO(60, ALLOW),
         /* PAIR: socketpair(family, type, protocol, sv), the type without SOCK_NONBLOCK and SOCK_CLOEXEC
          * (any other flag bit is EINVAL in the kernel). */
-        PG_LOAD(58, args[0]),
-        PG_JEQ(59, AF_UNIX, 60, ALLOW),
-        PG_LOAD(60, args[1]),
-        [61] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-        PG_IF(62, SOCK_STREAM, ALLOW),
-        PG_JEQ(63, SOCK_SEQPACKET, ALLOW, ACCES),
+        PG_LOAD(61, args[0]),
+        PG_JEQ(62, AF_UNIX, 63, ALLOW),
+        PG_LOAD(63, args[1]),
+        [64] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+        PG_IF(65, SOCK_STREAM, ALLOW),
+        PG_JEQ(66, SOCK_SEQPACKET, ALLOW, ACCES),
         /* FADV: fadvise64(fd, offset, len, advice): dropping the file's cached pages does nothing. */
-        PG_LOAD(64, args[3]),
-        PG_JEQ(65, POSIX_FADV_DONTNEED, NOOP, ALLOW),
+        PG_LOAD(67, args[3]),
+        PG_JEQ(68, POSIX_FADV_DONTNEED, NOOP, ALLOW),
         /* MADV: madvise(addr, len, advice): reclaiming a mapping's pages does nothing. */
-        PG_LOAD(66, args[2]),
-        PG_IF(67, PG_MADV_COLD, NOOP),
-        PG_JEQ(68, PG_MADV_PAGEOUT, NOOP, ALLOW),
+        PG_LOAD(69, args[2]),
+        PG_IF(70, PG_MADV_COLD, NOOP),
+        PG_JEQ(71, PG_MADV_PAGEOUT, NOOP, ALLOW),
         /* RWF: preadv2/pwritev2(fd, iov, count, pos_l, pos_h, flags) with RWF_NOWAIT, which fails where the
          * data is not cached and so asks without caching: refused as a file system without it refuses. */
-        PG_LOAD(69, args[5]),
-        [70] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
-        PG_JEQ(71, 0, ALLOW, NOTSUP),
+        PG_LOAD(72, args[5]),
+        [73] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
+        PG_JEQ(74, 0, ALLOW, NOTSUP),
         /* PID1: a call whose first argument is a pid, refused for pid 1. */
-        PG_LOAD(72, args[0]),
-        PG_JEQ(73, 1, PERM, ALLOW),
+        PG_LOAD(75, args[0]),
+        PG_JEQ(76, 1, PERM, ALLOW),
         /* PRIO: setpriority(which, who, prio): refused for every process of the uid (PID 1 among them) and
          * for pid 1. */
-        PG_LOAD(74, args[0]),
-        PG_IF(75, PRIO_USER, PERM),
-        PG_JEQ(76, PRIO_PROCESS, 77, ALLOW),
-        PG_LOAD(77, args[1]),
-        PG_JEQ(78, 1, PERM, ALLOW),
+        PG_LOAD(77, args[0]),
+        PG_IF(78, PRIO_USER, PERM),
+        PG_JEQ(79, PRIO_PROCESS, 80, ALLOW),
+        PG_LOAD(80, args[1]),
+        PG_JEQ(81, 1, PERM, ALLOW),
         /* IOPRIO: ioprio_set(which, who, ioprio), alike (IOPRIO_WHO_PROCESS 1, IOPRIO_WHO_USER 3). */
-        PG_LOAD(79, args[0]),
-        PG_IF(80, 3, PERM),
-        PG_JEQ(81, 1, 82, ALLOW),
-        PG_LOAD(82, args[1]),
-        PG_JEQ(83, 1, PERM, ALLOW),
-        PG_RETURN(84, SECCOMP_RET_ALLOW),
-        PG_RETURN(85, SECCOMP_RET_ERRNO | ENOSYS),
-        PG_RETURN(86, SECCOMP_RET_ERRNO | EACCES),
-        PG_RETURN(87, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
-        PG_RETURN(88, SECCOMP_RET_KILL_PROCESS),
+        PG_LOAD(82, args[0]),
+        PG_IF(83, 3, PERM),
+        PG_JEQ(84, 1, 85, ALLOW),
+        PG_LOAD(85, args[1]),
+        PG_JEQ(86, 1, PERM, ALLOW),
+        /* FCNTL: fcntl(fd, cmd, arg), refused for F_SETLEASE. */
+        PG_LOAD(87, args[1]),
+        PG_JEQ(88, F_SETLEASE, PERM, ALLOW),
+        PG_RETURN(89, SECCOMP_RET_ALLOW),
+        PG_RETURN(90, SECCOMP_RET_ERRNO | ENOSYS),
+        PG_RETURN(91, SECCOMP_RET_ERRNO | EACCES),
+        PG_RETURN(92, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+        PG_RETURN(93, SECCOMP_RET_KILL_PROCESS),
         /* Errno 0: the call returns success without being made. */
-        PG_RETURN(89, SECCOMP_RET_ERRNO | 0),
-        PG_RETURN(90, SECCOMP_RET_ERRNO | EOPNOTSUPP),
-        PG_RETURN(91, SECCOMP_RET_ERRNO | EPERM),
+        PG_RETURN(94, SECCOMP_RET_ERRNO | 0),
+        PG_RETURN(95, SECCOMP_RET_ERRNO | EOPNOTSUPP),
+        PG_RETURN(96, SECCOMP_RET_ERRNO | EPERM),
     };
 #undef PG_TO
 #undef PG_LOAD
@@ -726,7 +738,9 @@ static void close_inherited_fds(void) {
 static int spawn_child(void *arg) {
     struct spawn *s = arg;
     const struct request *r = s->r;
-    if (setpgid(0, 0) != 0) child_fail(s, "setpgid");
+    /* In the sandbox a session of its own, so a scheduler autogroup of its own: the worker's was shared by
+     * every run, whose nice value (0-19, /proc/self/autogroup) one run set and the next read back. */
+    if (s->drop_privileges ? setsid() < 0 : setpgid(0, 0) != 0) child_fail(s, "setpgid");
     /* Stored by the child before it runs a line of the target: a target that stops the helper at once
      * must still find its group named in the pid file, for the JVM's last-resort kill. */
     if (!s->drop_privileges) set_pid_file(getpid());
@@ -1620,10 +1634,15 @@ static void reset_last_pid(void) {
 #define SIOCGSKNS 0x894C
 #endif
 static int net_maker_sock = -1; /* PID 1's end: one namespace per message, "t" back for the next */
+/* PID 1 joins the maker's namespace through a pidfd of it (Linux 5.8): a namespace passed as a descriptor
+ * counts against the in-flight descriptors of our uid, the target's, and a run holding 20,000 in flight
+ * (one socketpair) made every worker's handover on the host fail. Older kernels: passed as a descriptor. */
+static int maker_pidfd = -1;
 
-static void send_netns(int sock, int netns, int err) {
+static void send_netns(int sock, int netns, int err, int by_pidfd) {
     char text[32];
-    int len = snprintf(text, sizeof text, netns >= 0 ? "net" : "fail %d", err);
+    if (by_pidfd && netns >= 0) netns = -2; /* "net", no descriptor */
+    int len = snprintf(text, sizeof text, netns >= 0 || netns == -2 ? "net" : "fail %d", err);
     struct iovec iov = {text, (size_t)len};
     char control[CMSG_SPACE(sizeof(int))];
     memset(control, 0, sizeof control);
@@ -1666,6 +1685,9 @@ static int make_netns(void) {
 static void net_maker_main(int sock, pid_t zygote, const int leave[2]) {
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != zygote) _exit(0);
+    /* Dumpable, so that PID 1 (our uid, no capability outside) may join our namespace through a pidfd;
+     * no run can name us: we are outside its PID namespace. */
+    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     for (int i = 0; i < 2; i++) {
         if (leave[i] >= 0 && write(leave[i], "0", 1) != 1) {
             char text[32];
@@ -1676,9 +1698,11 @@ static void net_maker_main(int sock, pid_t zygote, const int leave[2]) {
         if (leave[i] >= 0) close(leave[i]);
     }
     if (write(sock, "up", 2) != 2) _exit(0);
+    char mode;
+    if (read(sock, &mode, 1) != 1) _exit(0);
     for (;;) {
         int netns = make_netns();
-        send_netns(sock, netns, errno);
+        send_netns(sock, netns, errno, mode == 'p');
         if (netns >= 0) close(netns);
         char took;
         ssize_t n;
@@ -1711,7 +1735,12 @@ static int enter_fresh_netns(void) {
     struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
     if (cmsg && cmsg->cmsg_level == SOL_SOCKET && cmsg->cmsg_type == SCM_RIGHTS) memcpy(&netns, CMSG_DATA(cmsg), sizeof(int));
     int result = 0, err = 0;
-    if (netns < 0) {
+    if (maker_pidfd >= 0 && strcmp(text, "net") == 0) {
+        if (setns(maker_pidfd, CLONE_NEWNET) != 0) {
+            err = errno;
+            result = -1;
+        }
+    } else if (netns < 0) {
         err = strncmp(text, "fail ", 5) == 0 ? atoi(text + 5) : EPROTO;
         result = -1;
     } else if (setns(netns, CLONE_NEWNET) != 0) {
@@ -1972,6 +2001,15 @@ static int zygote_main(int sock, int report, int go, pid_t helper) {
         errno = got > 5 && strncmp(up, "fail ", 5) == 0 ? atoi(up + 5) : EPROTO;
         zygote_fail(report, "net_maker_cgroup");
     }
+    /* Joining its network namespace through a pidfd works from 5.8 on: tried once here (its namespace now
+     * is ours from the user namespace's making, none a run has had). */
+    maker_pidfd = (int)syscall(434 /* pidfd_open */, maker, 0);
+    if (maker_pidfd >= 0 && setns(maker_pidfd, CLONE_NEWNET) != 0) {
+        close(maker_pidfd);
+        maker_pidfd = -1;
+    }
+    if (maker_pidfd >= 0 && fcntl(maker_pidfd, F_SETFD, FD_CLOEXEC) != 0) zygote_fail(report, "net_maker");
+    if (write(nets[0], maker_pidfd >= 0 ? "p" : "f", 1) != 1) zygote_fail(report, "net_maker");
     if (unshare(CLONE_NEWUTS | CLONE_NEWPID) != 0) zygote_fail(report, "pid_namespace");
     if (sethostname("patchgrade", 10) != 0) zygote_fail(report, "hostname");
     /* Our first child is PID 1 of the new namespace; it reports "ok" itself once /proc is up. We stay

@@ -58,6 +58,49 @@ class RedSharedWorkerTest {
         }
     }
 
+    /**
+     * Descriptors in flight count against their uid's RLIMIT_NOFILE, and every process of the sandbox has the
+     * target's uid: one run holding 20,000 in flight on a socketpair made every worker's hand-over of a network
+     * namespace fail (as a descriptor), and every sandboxed launch of the host with it. Another worker's runs go on.
+     */
+    @Test
+    void aRunHoldingDescriptorsInFlightDoesNotStopOtherWorkers() throws Exception {
+        Path shared = Files.createDirectories(dir.resolve("w"));
+        Path marker = shared.resolve("flooding");
+        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(shared));
+        SandboxAvailability.assumeAvailable();
+        try (Launcher flooder = Launchers.open(GradeLog.SILENT, spec, 1); Launcher other = Launchers.open(GradeLog.SILENT, spec, 1)) {
+            assertThat(sh(other, "echo warm").exitCode()).isZero();
+            java.util.concurrent.CompletableFuture<LaunchResult> flood = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> flooder.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "flood-hold", marker.toString(), "4000"))
+                            .withWorkingDirectory(dir).withTimeout(java.time.Duration.ofSeconds(120))));
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            while (!Files.exists(marker) && !flood.isDone() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            Assumptions.assumeTrue(Files.exists(marker), "the flood did not start");
+            for (int i = 0; i < 4 && !flood.isDone(); i++) {
+                LaunchResult run = sh(other, "echo run " + i);
+                assertThat(run.exitCode()).as("run %d beside the flood", i).isZero();
+                assertThat(run.stdout().excerpt()).isEqualTo("run " + i + "\n");
+            }
+            String flooded = flood.get().stdout().excerpt();
+            System.out.println("RED-FLOOD " + flooded.strip());
+            Assumptions.assumeTrue(flooded.contains("stop=ETOOMANYREFS"), "the uid's descriptor limit is past what one socket holds: " + flooded);
+            assertThat(sh(flooder, "echo after").stdout().excerpt()).isEqualTo("after\n");
+        }
+    }
+
+    /** A lease on a host file stalls whoever opens it on the host (a write lease on /etc/ld.so.cache: every exec). */
+    @Test
+    void aRunCannotTakeALeaseOnAHostFile() throws Exception {
+        Path file = Files.writeString(dir.resolve("leased"), "x");
+        assertThat(Fixtures.outputOutsideTheSandbox("redteam", dir, "lease", file.toString())).as("without the sandbox").isEqualTo("lease ok\n");
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, Fixtures.command("redteam"), "lease", file.toString()).stdout().excerpt()).isEqualTo("lease refused errno=1\n");
+        }
+    }
+
     /** The worker's PID 1 is no process of the run's: hidden from it, with every file under /proc/1. */
     @Test
     void aRunCannotSeeTheWorkersPid1() {
@@ -109,7 +152,7 @@ class RedSharedWorkerTest {
     /**
      * The scheduler's autogroup is the session's: with the worker in the JVM's session, a run that wrote 19 to
      * /proc/self/autogroup (or PID 1's) lowered the priority of the JVM, Maven and every worker, and the setting
-     * outlived the build.
+     * outlived the build; with the runs of a worker in one session, one run's nice value (0-19) was the next run's.
      */
     @Test
     void aRunsAutogroupIsNotTheJvms() throws Exception {
@@ -117,8 +160,10 @@ class RedSharedWorkerTest {
         Assumptions.assumeTrue(Files.isReadable(own), "a kernel without scheduler autogroups");
         String jvm = Files.readString(own).split(" ")[0];
         try (Launcher launcher = open()) {
-            String run = sh(launcher, "cat /proc/self/autogroup").stdout().excerpt().split(" ")[0];
-            assertThat(run).startsWith("/autogroup-").isNotEqualTo(jvm);
+            String first = sh(launcher, "cat /proc/self/autogroup; echo 7 > /proc/self/autogroup").stdout().excerpt();
+            String next = sh(launcher, "cat /proc/self/autogroup").stdout().excerpt();
+            assertThat(first.split(" ")[0]).startsWith("/autogroup-").isNotEqualTo(jvm);
+            assertThat(next).as("the next run's autogroup: its own, at nice 0").endsWith(" nice 0\n").isNotEqualTo(first);
         }
     }
 }
