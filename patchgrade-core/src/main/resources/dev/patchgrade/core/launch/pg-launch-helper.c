@@ -1396,7 +1396,7 @@ static void build_root(int report) {
     if (chdir("/") != 0) zygote_fail(report, "chdir_root");
     if (mount("/oldroot", "/newroot", NULL, MS_BIND | MS_REC, NULL) != 0) zygote_fail(report, "bind_root");
     if (set_mount_attr("/newroot", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 1) != 0) zygote_fail(report, "readonly_root");
-    int hidden_dirs[MAX_PATHS + 3];
+    int hidden_dirs[MAX_PATHS + 4];
     int hidden_dir_count = 0;
     /* The host's /dev would hand uid 0 its consoles (a run writes a tty, the next reads it back
      * through /dev/vcsN), the kernel log, pseudo-terminals and more: a fresh /dev with the harmless
@@ -1422,7 +1422,9 @@ static void build_root(int report) {
     if ((hidden_dirs[hidden_dir_count++] = open("/newroot/dev", O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "dev_open");
     /* The host's runtime state: daemons' sockets (docker, dbus, systemd, databases; the seccomp filter
      * keeps a run from connecting to them anyway), pid files, sessions. An empty /run, read-only too. */
-    static const char *const runtime_dirs[] = {"/newroot/run", "/newroot/var/run"};
+    /* And the host's cgroups: a worker's counters (pgfault, usage, cpuacct.usage) carry on from one run to
+     * the next, which a red-team run set and the next read back, and every other worker's are there too. */
+    static const char *const runtime_dirs[] = {"/newroot/run", "/newroot/var/run", "/newroot/sys/fs/cgroup"};
     for (size_t i = 0; i < sizeof runtime_dirs / sizeof runtime_dirs[0]; i++) {
         struct stat st;
         if (lstat(runtime_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue; /* /var/run is a link to /run */

@@ -101,6 +101,20 @@ class RedSharedWorkerTest {
         }
     }
 
+    /**
+     * The host's cgroup tree under the read-only /sys: the worker's memory.stat and cpuacct counters run on from one
+     * run to the next (a red-team run set its page-fault count so the next read a byte back), and every other
+     * worker's and Maven's are there too. An empty directory now.
+     */
+    @Test
+    void aRunSeesNoCgroupCounters() {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/sys/fs/cgroup")), "no cgroups on this host");
+        try (Launcher launcher = open()) {
+            String seen = sh(launcher, "ls -A /sys/fs/cgroup; cat /sys/fs/cgroup/memory/memory.stat 2>/dev/null | head -1; echo end").stdout().excerpt();
+            assertThat(seen).isEqualTo("end\n");
+        }
+    }
+
     /** The worker's PID 1 is no process of the run's: hidden from it, with every file under /proc/1. */
     @Test
     void aRunCannotSeeTheWorkersPid1() {
