@@ -52,9 +52,10 @@
  *                         (each end sent over the other), then exits: "parked"
  *   unix-kick-touch MB    puts over 16,000 descriptors in flight (the kernel then collects unix garbage),
  *                         waits 100 ms, then touches MB of fresh anonymous memory: "touched"
- *   flood-hold MARKER MS  puts copies of a pipe descriptor in flight on one socketpair until the kernel
- *                         refuses (past the uid's RLIMIT_NOFILE no process of the uid can pass one), creates
- *                         MARKER, holds them MS ms: "flooded N stop=ETOOMANYREFS|EAGAIN|other"
+ *   flood-hold MARKER RELEASE   puts copies of a pipe descriptor in flight on one socketpair until the
+ *                         kernel refuses (past the uid's RLIMIT_NOFILE no process of the uid can pass one),
+ *                         creates MARKER, holds them until RELEASE exists (at most 120 s):
+ *                         "flooded N stop=ETOOMANYREFS|EAGAIN|other"
  *   lease FILE            a read lease on FILE: "lease ok" or "lease refused errno=N"
  *   fd-hunt               looks for a unix socket by any other way than socket(): its own inherited
  *                         descriptors, pidfd_getfd and /proc/PID/fd on every process it can see and on
@@ -357,7 +358,7 @@ int main(int argc, char **argv) {
         }
         FILE *marker = fopen(argv[2], "w");
         if (marker) fclose(marker);
-        usleep((useconds_t)atol(argv[3]) * 1000);
+        for (int waited = 0; waited < 12000 && access(argv[3], F_OK) != 0; waited++) usleep(10000);
         printf("flooded %d stop=%s\n", sent, stop == ETOOMANYREFS ? "ETOOMANYREFS" : stop == EAGAIN ? "EAGAIN" : "other");
         return 0;
     }

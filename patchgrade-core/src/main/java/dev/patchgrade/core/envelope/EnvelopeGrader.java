@@ -1,4 +1,5 @@
 package dev.patchgrade.core.envelope;
+
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.count.InstructionCount;

@@ -1241,6 +1241,29 @@ static void fd_message(struct msghdr *msg, struct iovec *iov, char *header, char
     msg->msg_controllen = FD_CONTROL_SPACE;
 }
 
+/* Sends `len` bytes and, when count > 0, the descriptors fds[0..count) with them (SCM_RIGHTS) in one
+ * message; sendmsg's result. */
+#define PG_SCM_MAX_FD 253
+static ssize_t send_with_fds(int sock, const void *data, size_t len, const int *fds, int count, int flags) {
+    static char control[CMSG_SPACE(PG_SCM_MAX_FD * sizeof(int))];
+    struct iovec iov = {(void *)data, len};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (count > 0) {
+        memset(control, 0, sizeof control);
+        msg.msg_control = control;
+        msg.msg_controllen = CMSG_SPACE(count * sizeof(int));
+        struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+        cmsg->cmsg_level = SOL_SOCKET;
+        cmsg->cmsg_type = SCM_RIGHTS;
+        cmsg->cmsg_len = CMSG_LEN(count * sizeof(int));
+        memcpy(CMSG_DATA(cmsg), fds, count * sizeof(int));
+    }
+    return sendmsg(sock, &msg, flags);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The sandbox.
  */
@@ -1626,8 +1649,8 @@ static void reset_last_pid(void) {
 /*
  * Each run has a network namespace of its own, made ahead by the worker's network maker: a namespace
  * shared by runs keeps counters any run can move and the next can read (loopback's byte counts in
- * /proc/net/dev, /proc/net/snmp, sockstat), an answer cache no sysctl empties. Making one costs about
- * a millisecond here, more than the rest of a sandboxed launch; the maker makes the next while the
+ * /proc/net/dev, /proc/net/snmp, sockstat), an answer cache no sysctl empties. Making one costs 0.5-1.0
+ * ms here, about what the rest of the sandbox adds to a launch; the maker makes the next while the
  * current run runs, outside the measured cgroups (its memory and CPU are none of the run's), and
  * PID 1 only enters it. The maker is a child of the zygote outside the runs' PID namespace: no run
  * sees it. The kernel frees a used namespace in the background.
@@ -1641,27 +1664,11 @@ static int net_maker_sock = -1; /* PID 1's end: one namespace per message, "t" b
  * (one socketpair) made every worker's handover on the host fail. Older kernels: passed as a descriptor. */
 static int maker_pidfd = -1;
 
-static void send_netns(int sock, int netns, int err, int by_pidfd) {
+/* "net", with the namespace as a descriptor when `attach`, or "fail <errno>" when netns < 0. */
+static void send_netns(int sock, int netns, int err, int attach) {
     char text[32];
-    if (by_pidfd && netns >= 0) netns = -2; /* "net", no descriptor */
-    int len = snprintf(text, sizeof text, netns >= 0 || netns == -2 ? "net" : "fail %d", err);
-    struct iovec iov = {text, (size_t)len};
-    char control[CMSG_SPACE(sizeof(int))];
-    memset(control, 0, sizeof control);
-    struct msghdr msg;
-    memset(&msg, 0, sizeof msg);
-    msg.msg_iov = &iov;
-    msg.msg_iovlen = 1;
-    if (netns >= 0) {
-        msg.msg_control = control;
-        msg.msg_controllen = sizeof control;
-        struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-        cmsg->cmsg_level = SOL_SOCKET;
-        cmsg->cmsg_type = SCM_RIGHTS;
-        cmsg->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(cmsg), &netns, sizeof(int));
-    }
-    if (sendmsg(sock, &msg, MSG_NOSIGNAL) < 0) _exit(0); /* PID 1 is gone */
+    int len = snprintf(text, sizeof text, netns >= 0 ? "net" : "fail %d", err);
+    if (send_with_fds(sock, text, (size_t)len, &netns, netns >= 0 && attach, MSG_NOSIGNAL) < 0) _exit(0); /* PID 1 is gone */
 }
 
 /* A new network namespace with loopback up, as a descriptor; -1 with errno. The maker itself moves
@@ -1704,7 +1711,7 @@ static void net_maker_main(int sock, pid_t zygote, const int leave[2]) {
     if (read(sock, &mode, 1) != 1) _exit(0);
     for (;;) {
         int netns = make_netns();
-        send_netns(sock, netns, errno, mode == 'p');
+        send_netns(sock, netns, errno, mode != 'p');
         if (netns >= 0) close(netns);
         char took;
         ssize_t n;
@@ -1776,7 +1783,6 @@ static long sockets_left(void) {
 }
 
 #define UNIX_GC_TRIGGER 16000 /* UNIX_INFLIGHT_TRIGGER_GC */
-#define PG_SCM_MAX_FD 253
 #define DEFERRED_CLOSE_WAIT_MS 25 /* the kernel closes files freed by a kernel thread a jiffy later: 10 ms at HZ=100 */
 
 static void collect_unix_garbage(void) {
@@ -1794,22 +1800,8 @@ static void collect_unix_garbage(void) {
         /* Copies of sv[1] queued at sv[0]: closing sv[0] first frees them, no garbage of our own. */
         int copies[PG_SCM_MAX_FD];
         for (int i = 0; i < PG_SCM_MAX_FD; i++) copies[i] = sv[1];
-        static char control[CMSG_SPACE(sizeof copies)];
-        char byte = 'g';
         for (int sent = 0; sent <= UNIX_GC_TRIGGER; sent += PG_SCM_MAX_FD) {
-            struct iovec iov = {&byte, 1};
-            struct msghdr msg;
-            memset(&msg, 0, sizeof msg);
-            msg.msg_iov = &iov;
-            msg.msg_iovlen = 1;
-            msg.msg_control = control;
-            msg.msg_controllen = sizeof control;
-            struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-            cmsg->cmsg_level = SOL_SOCKET;
-            cmsg->cmsg_type = SCM_RIGHTS;
-            cmsg->cmsg_len = CMSG_LEN(sizeof copies);
-            memcpy(CMSG_DATA(cmsg), copies, sizeof copies);
-            if (sendmsg(sv[1], &msg, MSG_DONTWAIT | MSG_NOSIGNAL) != 1) break;
+            if (send_with_fds(sv[1], "g", 1, copies, PG_SCM_MAX_FD, MSG_DONTWAIT | MSG_NOSIGNAL) != 1) break;
         }
         close(sv[0]);
         close(sv[1]);
@@ -2165,19 +2157,10 @@ static int serve_sandboxed(struct request *r) {
     }
     char header[HEADER_LENGTH + 1];
     snprintf(header, sizeof header, "PGRUN1 %010llu\n", (unsigned long long)r->len);
-    char control[FD_CONTROL_SPACE];
-    struct iovec iov;
-    struct msghdr msg;
-    fd_message(&msg, &iov, header, control);
-    struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
-    cmsg->cmsg_level = SOL_SOCKET;
-    cmsg->cmsg_type = SCM_RIGHTS;
-    cmsg->cmsg_len = CMSG_LEN(3 * sizeof(int));
-    memcpy(CMSG_DATA(cmsg), fds, 3 * sizeof(int));
     long long base = cgroup_reset();
     long long user0 = 0, system0 = 0;
     int had_cpu = cgroup_cpu_start(&user0, &system0);
-    int sent = sendmsg(zygote_sock, &msg, MSG_NOSIGNAL) == HEADER_LENGTH && write_all(zygote_sock, r->body, r->len);
+    int sent = send_with_fds(zygote_sock, header, HEADER_LENGTH, fds, 3, MSG_NOSIGNAL) == HEADER_LENGTH && write_all(zygote_sock, r->body, r->len);
     send_held_answer(); /* the run is on its way */
     for (int i = 0; i < 3; i++) close(fds[i]);
     if (!sent) return 0;

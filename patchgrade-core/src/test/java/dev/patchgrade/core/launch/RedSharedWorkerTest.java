@@ -22,15 +22,15 @@ class RedSharedWorkerTest {
     Path dir;
 
     private Launcher open() {
-        return Launchers.open(GradeLog.SILENT, SandboxAvailability.requiredShowing(dir), 1);
+        return SandboxedRuns.open(dir);
     }
 
     private LaunchResult run(Launcher launcher, String... command) {
-        return launcher.launch(LaunchRequest.of(List.of(command)).withWorkingDirectory(dir));
+        return SandboxedRuns.run(launcher, dir, command);
     }
 
     private LaunchResult sh(Launcher launcher, String script) {
-        return run(launcher, "/bin/sh", "-c", script);
+        return SandboxedRuns.sh(launcher, dir, script);
     }
 
     /**
@@ -66,28 +66,33 @@ class RedSharedWorkerTest {
     @Test
     void aRunHoldingDescriptorsInFlightDoesNotStopOtherWorkers() throws Exception {
         Path shared = Files.createDirectories(dir.resolve("w"));
-        Path marker = shared.resolve("flooding");
+        Path flooding = shared.resolve("flooding");
+        Path release = shared.resolve("release");
         SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(shared));
         SandboxAvailability.assumeAvailable();
         try (Launcher flooder = Launchers.open(GradeLog.SILENT, spec, 1); Launcher other = Launchers.open(GradeLog.SILENT, spec, 1)) {
-            assertThat(sh(other, "echo warm").exitCode()).isZero();
+            assertThat(SandboxedRuns.sh(other, dir, "echo warm").exitCode()).isZero();
             java.util.concurrent.CompletableFuture<LaunchResult> flood = java.util.concurrent.CompletableFuture.supplyAsync(
-                    () -> flooder.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "flood-hold", marker.toString(), "4000"))
-                            .withWorkingDirectory(dir).withTimeout(java.time.Duration.ofSeconds(120))));
-            long deadline = System.nanoTime() + 60_000_000_000L;
-            while (!Files.exists(marker) && !flood.isDone() && System.nanoTime() < deadline) {
-                Thread.sleep(20);
-            }
-            Assumptions.assumeTrue(Files.exists(marker), "the flood did not start");
-            for (int i = 0; i < 4 && !flood.isDone(); i++) {
-                LaunchResult run = sh(other, "echo run " + i);
-                assertThat(run.exitCode()).as("run %d beside the flood", i).isZero();
-                assertThat(run.stdout().excerpt()).isEqualTo("run " + i + "\n");
+                    () -> flooder.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "flood-hold", flooding.toString(), release.toString()))
+                            .withWorkingDirectory(dir).withTimeout(java.time.Duration.ofSeconds(180))));
+            try {
+                // The flood holds until released: every run below happens while it is in place, however slow the host.
+                while (!Files.exists(flooding) && !flood.isDone()) {
+                    Thread.sleep(20);
+                }
+                assertThat(flooding).as("the flood is in place").exists();
+                for (int i = 0; i < 4; i++) {
+                    LaunchResult run = SandboxedRuns.sh(other, dir, "echo run " + i);
+                    assertThat(run.exitCode()).as("run %d beside the flood", i).isZero();
+                    assertThat(run.stdout().excerpt()).isEqualTo("run " + i + "\n");
+                }
+            } finally {
+                Files.writeString(release, "");
             }
             String flooded = flood.get().stdout().excerpt();
             System.out.println("RED-FLOOD " + flooded.strip());
             Assumptions.assumeTrue(flooded.contains("stop=ETOOMANYREFS"), "the uid's descriptor limit is past what one socket holds: " + flooded);
-            assertThat(sh(flooder, "echo after").stdout().excerpt()).isEqualTo("after\n");
+            assertThat(SandboxedRuns.sh(flooder, dir, "echo after").stdout().excerpt()).isEqualTo("after\n");
         }
     }
 

@@ -32,17 +32,15 @@ class RedTeamTest {
     }
 
     private Launcher open() {
-        Launcher launcher = Launchers.open(log, dev.patchgrade.core.SandboxAvailability.requiredShowing(dir));
-        assertThat(launcher.sandbox().active()).as(launcher.sandbox().describe()).isTrue();
-        return launcher;
+        return SandboxedRuns.open(dir);
     }
 
     private LaunchResult run(Launcher launcher, String... command) {
-        return launcher.launch(LaunchRequest.of(List.of(command)).withWorkingDirectory(dir));
+        return SandboxedRuns.run(launcher, dir, command);
     }
 
     private LaunchResult sh(Launcher launcher, String script) {
-        return run(launcher, "/bin/sh", "-c", script);
+        return SandboxedRuns.sh(launcher, dir, script);
     }
 
     /** The user keyring lives in the zygote's user namespace, which every run of the worker shares. */
