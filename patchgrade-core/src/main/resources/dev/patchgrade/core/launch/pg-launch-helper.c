@@ -478,6 +478,37 @@ struct spawn {
     int pidfd; /* set by spawn_target: the child's pidfd from clone itself where pidfds work, else -1 */
 };
 
+/*
+ * Descriptors in flight on unix sockets count against their sender's uid, and a send fails once that
+ * count passes the sender's own RLIMIT_NOFILE, unless the sender has CAP_SYS_ADMIN or CAP_SYS_RESOURCE
+ * in the host's namespace. When Maven is not root every run has the helper's uid: one run holding its
+ * limit's worth in flight made every other worker's hand-over of a run's stdio fail (launcher_failed).
+ * So the launcher's own processes send with the hard limit and runs get a hard limit a reserve below it:
+ * a run stops at its own limit, and the launcher still has the reserve to pass descriptors.
+ */
+static rlim_t run_files_soft, run_files_hard; /* 0: runs keep the limits they inherit */
+static struct rlimit inherited_files;
+
+static int exempt_from_inflight_limit(void) {
+    char status[4096];
+    if (read_text("/proc/self/status", status, sizeof status) <= 0) return 0;
+    const char *line = strstr(status, "CapEff:");
+    unsigned long long caps = 0;
+    if (!line || sscanf(line + 7, "%llx", &caps) != 1) return 0;
+    return (caps >> 21 & 1) /* CAP_SYS_ADMIN */ || (caps >> 24 & 1) /* CAP_SYS_RESOURCE */;
+}
+
+static void reserve_descriptors_in_flight(void) {
+    struct rlimit files;
+    if (exempt_from_inflight_limit() || getrlimit(RLIMIT_NOFILE, &files) != 0 || files.rlim_max == RLIM_INFINITY) return;
+    inherited_files = files;
+    rlim_t reserve = files.rlim_max / 2 < 65536 ? files.rlim_max / 2 : 65536;
+    run_files_hard = files.rlim_max - reserve;
+    run_files_soft = files.rlim_cur < run_files_hard ? files.rlim_cur : run_files_hard;
+    files.rlim_cur = files.rlim_max;
+    if (setrlimit(RLIMIT_NOFILE, &files) != 0) run_files_hard = run_files_soft = 0;
+}
+
 /* The running target's pid, left-aligned and padded to PID_LINE with a newline, as the JVM reads it.
  * Formatted by hand: the target's own child stores it before exec, where no stdio belongs. */
 static void set_pid_file(pid_t pid) {
@@ -754,6 +785,10 @@ static int spawn_child(void *arg) {
     if (sigaction(SIGPIPE, &dfl, NULL) != 0 || sigaction(SIGCHLD, &dfl, NULL) != 0) child_fail(s, "sigaction");
     struct rlimit no_core = {0, 0};
     if (setrlimit(RLIMIT_CORE, &no_core) != 0) child_fail(s, "rlimit"); /* no core files from crashing candidates */
+    if (s->drop_privileges && run_files_hard > 0) {
+        struct rlimit files = {run_files_soft, run_files_hard};
+        if (setrlimit(RLIMIT_NOFILE, &files) != 0) child_fail(s, "rlimit");
+    }
     if (r->cap > 0) {
         struct rlimit limit = {(rlim_t)r->cap, (rlim_t)r->cap};
         if (setrlimit(RLIMIT_FSIZE, &limit) != 0) child_fail(s, "rlimit");
@@ -2347,8 +2382,10 @@ int main(int argc, char **argv) {
              cpu_cgroup == 1 ? "v1" : cpu_cgroup == 2 ? "v2" : "none");
     char why[128];
     if (want_sandbox) {
+        reserve_descriptors_in_flight();
         const char *failed = start_zygote(why, sizeof why);
         if (failed) {
+            if (run_files_hard > 0) setrlimit(RLIMIT_NOFILE, &inherited_files); /* unsandboxed runs get what the helper got */
             fprintf(stdout, "ready sandbox=off reason=%s cgroup=%s\n", failed, cgroup_name);
         } else {
             fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s task_clock=%d\n", cgroup_name, task_clock_in_sandbox);

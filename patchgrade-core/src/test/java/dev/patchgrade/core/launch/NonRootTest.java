@@ -64,4 +64,37 @@ class NonRootTest {
             assertThat(result.stdout().excerpt()).isEqualTo("opened 0\n");
         }
     }
+
+    /**
+     * Descriptors in flight count against the sender's uid, up to the sender's RLIMIT_NOFILE, and when Maven is
+     * not root every run has the helper's uid: a run holding its limit's worth in flight made the other worker's
+     * hand-over of each run's stdio fail (launcher_failed) for as long as it held them. Runs now get a hard limit
+     * below the helper's.
+     */
+    @Test
+    void aRunHoldingDescriptorsInFlightDoesNotStopAnotherWorkerOfTheSameUser() throws Exception {
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+        Path shared = Files.createDirectories(dir.resolve("w"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(shared));
+        try (Launcher flooder = Launchers.open(GradeLog.SILENT, spec, 1); Launcher other = Launchers.open(GradeLog.SILENT, spec, 1)) {
+            long hard = hardDescriptorLimit();
+            LaunchResult limits = SandboxedRuns.sh(other, dir, "ulimit -Hn; ulimit -Sn");
+            List<String> runLimits = limits.stdout().excerpt().lines().toList();
+            assertThat(Long.parseLong(runLimits.get(0))).as("a run's hard limit").isEqualTo(hard - Math.min(hard / 2, 65536));
+            assertThat(Long.parseLong(runLimits.get(1))).as("a run's soft limit").isLessThanOrEqualTo(Long.parseLong(runLimits.get(0)));
+            String flooded = SandboxedRuns.whileFlooding(flooder, dir, shared, () -> SandboxedRuns.assertRunsGoOn(other, dir));
+            assertThat(flooded).as("the flood stopped at the run's own limit").contains("stop=ETOOMANYREFS");
+            assertThat(SandboxedRuns.sh(flooder, dir, "echo after").stdout().excerpt()).isEqualTo("after\n");
+        }
+    }
+
+    private static long hardDescriptorLimit() throws java.io.IOException {
+        for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
+            if (line.startsWith("Max open files")) {
+                return Long.parseLong(line.substring("Max open files".length()).trim().split("\\s+")[1]);
+            }
+        }
+        throw new AssertionError("no descriptor limit in /proc/self/limits");
+    }
 }

@@ -66,30 +66,11 @@ class RedSharedWorkerTest {
     @Test
     void aRunHoldingDescriptorsInFlightDoesNotStopOtherWorkers() throws Exception {
         Path shared = Files.createDirectories(dir.resolve("w"));
-        Path flooding = shared.resolve("flooding");
-        Path release = shared.resolve("release");
         SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(shared));
         SandboxAvailability.assumeAvailable();
         try (Launcher flooder = Launchers.open(GradeLog.SILENT, spec, 1); Launcher other = Launchers.open(GradeLog.SILENT, spec, 1)) {
             assertThat(SandboxedRuns.sh(other, dir, "echo warm").exitCode()).isZero();
-            java.util.concurrent.CompletableFuture<LaunchResult> flood = java.util.concurrent.CompletableFuture.supplyAsync(
-                    () -> flooder.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "flood-hold", flooding.toString(), release.toString()))
-                            .withWorkingDirectory(dir).withTimeout(java.time.Duration.ofSeconds(180))));
-            try {
-                // The flood holds until released: every run below happens while it is in place, however slow the host.
-                while (!Files.exists(flooding) && !flood.isDone()) {
-                    Thread.sleep(20);
-                }
-                assertThat(flooding).as("the flood is in place").exists();
-                for (int i = 0; i < 4; i++) {
-                    LaunchResult run = SandboxedRuns.sh(other, dir, "echo run " + i);
-                    assertThat(run.exitCode()).as("run %d beside the flood", i).isZero();
-                    assertThat(run.stdout().excerpt()).isEqualTo("run " + i + "\n");
-                }
-            } finally {
-                Files.writeString(release, "");
-            }
-            String flooded = flood.get().stdout().excerpt();
+            String flooded = SandboxedRuns.whileFlooding(flooder, dir, shared, () -> SandboxedRuns.assertRunsGoOn(other, dir));
             System.out.println("RED-FLOOD " + flooded.strip());
             Assumptions.assumeTrue(flooded.contains("stop=ETOOMANYREFS"), "the uid's descriptor limit is past what one socket holds: " + flooded);
             assertThat(SandboxedRuns.sh(flooder, dir, "echo after").stdout().excerpt()).isEqualTo("after\n");
