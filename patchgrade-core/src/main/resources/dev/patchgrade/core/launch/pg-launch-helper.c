@@ -453,10 +453,15 @@ static void finish_tree(struct tree *tree, pid_t group, int pid_namespace) {
         kill(-group, SIGKILL);
         kill_descendants();
     }
-    for (int round = 0; round < 5000; round++) {
+    /* PID 1 does not give up: a process of the run still dying (a large address space to free) when the
+     * next run starts would be reaped into that run's figures, and its memory, freed after the helper took
+     * the next baseline, would hide as much of that run's tree peak. The JVM's deadline on the reply bounds
+     * this wait (launcher_failed). */
+    for (int round = 0; pid_namespace || round < 5000; round++) {
         reap_ended(tree, 1);
         if (!has_children()) return;
-        if (!pid_namespace) kill_descendants();
+        if (pid_namespace) kill(-1, SIGKILL);
+        else kill_descendants();
         usleep(1000);
     }
 }
