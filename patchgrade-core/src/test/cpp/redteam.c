@@ -41,6 +41,8 @@
  *                         time), for a later run that is given the same file again (truncated)
  *   sigchld-ign MS        ignores SIGCHLD, burns MS ms of CPU in a child (auto-reaped by the kernel,
  *                         so its rusage reaches nobody), waits for it to go, prints "answer"
+ *   sigchld-ign-touch MB  the same, the child touching MB of fresh memory instead: its peak RSS reaches
+ *                         no wait4 either
  *   sigchld-ign-xonly MS  the same, the child first exec'ing a copy of this program that it cannot
  *                         read (mode 0111 in /tmp): the exec makes it undumpable, which detaches it
  *                         from inherited perf counters
@@ -672,6 +674,20 @@ int main(int argc, char **argv) {
         if (pid == 0) {
             execl(copy, copy, "burn", argv[2], (char *)NULL);
             _exit(127);
+        }
+        while (kill(pid, 0) == 0) usleep(10000);
+        printf("answer\n");
+        return 0;
+    }
+    if (strcmp(mode, "sigchld-ign-touch") == 0 && argc > 2) {
+        size_t bytes = (size_t)atol(argv[2]) << 20;
+        signal(SIGCHLD, SIG_IGN);
+        pid_t pid = fork();
+        if (pid == 0) {
+            char *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (memory == MAP_FAILED) _exit(5);
+            for (size_t i = 0; i < bytes; i += 4096) memory[i] = 1;
+            _exit(0);
         }
         while (kill(pid, 0) == 0) usleep(10000);
         printf("answer\n");

@@ -3,6 +3,7 @@ package dev.patchgrade.core.envelope;
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.count.InstructionCount;
+import dev.patchgrade.core.launch.Usage;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
@@ -111,6 +112,12 @@ public final class EnvelopeGrader {
             Long minimum = null;
             for (EnvelopeRun run : runs) {
                 Long value = ceiling.figure(run);
+                String escaped = value == null ? Usage.escapedWaitReason(run.unwaitedCpuMicros(), ceiling.label()) : null;
+                if (escaped != null) {
+                    throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, envelope.file() + ": key \"" + ceiling.key() + "\" sets a ceiling on "
+                            + ceiling.label() + ", which could not be measured for " + String.join(" ", envelope.cmd()) + ": " + escaped
+                            + ". Grading it would be a guess, so nothing was graded");
+                }
                 if (value == null) {
                     String why = ceiling == Ceiling.TREE_RSS
                             ? "it needs a memory cgroup the launcher can create: cgroup v1 writable by this user (root), or a delegated "

@@ -5,6 +5,7 @@ import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.HostInfo;
+import dev.patchgrade.core.launch.Usage;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,11 @@ public record EnvelopeRecording(
                 String failure = "the known-good command " + String.join(" ", cmd) + " did not finish cleanly in run " + (i + 1) + " (" + describe(run)
                         + "); an envelope is recorded only from a run that exits 0 within the timeout. Fix the command or raise ";
                 throw new PatchgradeException(ErrorName.BASELINE_FAILED, shown -> failure + shown.setting(Setting.TIMEOUT));
+            }
+            String escaped = Usage.escapedWaitReason(run.unwaitedCpuMicros(), Ceiling.RSS.label());
+            if (escaped != null) {
+                throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, "no envelope can be recorded for " + String.join(" ", cmd) + " (run "
+                        + (i + 1) + "): " + escaped);
             }
             if (run.maxRssKb() == null || run.userMicros() == null) {
                 throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, "peak RSS and user CPU cannot be measured on this machine"

@@ -14,7 +14,15 @@ public record EnvelopeRun(
         Integer exitCode, String signal, boolean timedOut, boolean outputLimited,
         Long maxRssKb, Long userMicros, Long systemMicros, long wallMillis,
         Long minorFaults, Long majorFaults, Long blockInputs, Long blockOutputs,
-        String stdoutSha256, String stdoutExcerpt, String stderrExcerpt, Long treeRssKb, int leftovers) {
+        String stdoutSha256, String stdoutExcerpt, String stderrExcerpt, Long treeRssKb, int leftovers, Long unwaitedCpuMicros) {
+
+    /** {@code unwaitedCpuMicros}: see {@link Usage#unwaitedCpuMicros}; past its noise, the per-process figures are {@code null}. */
+    public EnvelopeRun(Integer exitCode, String signal, boolean timedOut, boolean outputLimited, Long maxRssKb, Long userMicros,
+            Long systemMicros, long wallMillis, Long minorFaults, Long majorFaults, Long blockInputs, Long blockOutputs,
+            String stdoutSha256, String stdoutExcerpt, String stderrExcerpt, Long treeRssKb, int leftovers) {
+        this(exitCode, signal, timedOut, outputLimited, maxRssKb, userMicros, systemMicros, wallMillis, minorFaults, majorFaults,
+                blockInputs, blockOutputs, stdoutSha256, stdoutExcerpt, stderrExcerpt, treeRssKb, leftovers, null);
+    }
 
     public EnvelopeRun(Integer exitCode, String signal, boolean timedOut, boolean outputLimited, Long maxRssKb, Long userMicros,
             Long systemMicros, long wallMillis, Long minorFaults, Long majorFaults, Long blockInputs, Long blockOutputs,
@@ -28,7 +36,8 @@ public record EnvelopeRun(
         return new EnvelopeRun(result.exitCode(), result.signal(), result.timedOut(), result.outputLimited(),
                 usage.maxRssKb(), usage.userMicros(), usage.systemMicros(), result.wallMillis(),
                 usage.minorFaults(), usage.majorFaults(), usage.blockInputs(), usage.blockOutputs(),
-                result.stdout().sha256(), result.stdout().excerpt(), result.stderr().excerpt(), usage.treeRssKb(), result.leftovers());
+                result.stdout().sha256(), result.stdout().excerpt(), result.stderr().excerpt(), usage.treeRssKb(), result.leftovers(),
+                usage.unwaitedCpuMicros());
     }
 
     public boolean clean() {

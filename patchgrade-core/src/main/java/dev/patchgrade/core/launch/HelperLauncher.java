@@ -199,11 +199,12 @@ final class HelperLauncher implements Launcher {
             }
             boolean signaled = "signaled".equals(reply.get("status"));
             Long treeRss = HelperProtocol.number(reply, "tree_rss_kb");
-            Usage usage = new Usage(HelperProtocol.number(reply, "maxrss_kb"), HelperProtocol.number(reply, "utime_us"), HelperProtocol.number(reply, "stime_us"),
+            Usage usage = Usage.withUnwaited(HelperProtocol.number(reply, "maxrss_kb"), HelperProtocol.number(reply, "utime_us"), HelperProtocol.number(reply, "stime_us"),
                     HelperProtocol.number(reply, "minflt"), HelperProtocol.number(reply, "majflt"), HelperProtocol.number(reply, "inblock"), HelperProtocol.number(reply, "oublock"),
                     treeRss != null && treeRss < 0 ? null : treeRss,
                     Usage.outsideWait(HelperProtocol.number(reply, "cpu_wait_us"), HelperProtocol.number(reply, "leader_cpu_us"), HelperProtocol.number(reply, "utime_us"),
-                            HelperProtocol.number(reply, "stime_us")));
+                            HelperProtocol.number(reply, "stime_us")),
+                    HelperProtocol.number(reply, "unwaited_cpu_us"));
             Long leftovers = HelperProtocol.number(reply, "leftovers");
             LaunchResult result = files.finish(request,
                     signaled ? null : Integer.valueOf(reply.get("code")),

@@ -6,14 +6,70 @@ package dev.patchgrade.core.launch;
  * it), {@code treeRssKb} the peak of the tree's summed memory where a memory cgroup measured it,
  * {@code cpuWaitMicros} the time the command's own process was runnable but waiting for a CPU that
  * other processes held (see {@link #outsideWait}): what their load added to its wall time.
- * A {@code null} figure could not be measured on this platform or launch path; it is never replaced
- * by a guess.
+ * A {@code null} figure could not be measured on this platform or launch path, or for this run; it is never
+ * replaced by a guess.
+ *
+ * <p>{@code unwaitedCpuMicros} is the CPU of processes of the tree whose end reached no {@code wait4}: the
+ * kernel reaped them itself, because their parent ignored SIGCHLD or set SA_NOCLDWAIT. Their CPU is in the
+ * figures (a counter that follows every process saw it), but their peak RSS, faults and block I/O are known to
+ * nobody: past {@link #UNWAITED_NOISE_MICROS} those figures are {@code null}. {@code null} where no such
+ * counter exists (then nothing tells whether a process escaped).
  */
 public record Usage(
         Long maxRssKb, Long userMicros, Long systemMicros,
-        Long minorFaults, Long majorFaults, Long blockInputs, Long blockOutputs, Long treeRssKb, Long cpuWaitMicros) {
+        Long minorFaults, Long majorFaults, Long blockInputs, Long blockOutputs, Long treeRssKb, Long cpuWaitMicros,
+        Long unwaitedCpuMicros) {
 
-    public static final Usage UNAVAILABLE = new Usage(null, null, null, null, null, null, null, null, null);
+    /** What the counter and the sums of wait4 differ by in an honest run; the helper uses the same bound. */
+    public static final long UNWAITED_NOISE_MICROS = 2_000;
+
+    public static final Usage UNAVAILABLE = new Usage(null, null, null, null, null, null, null, null, null, null);
+
+    public Usage(Long maxRssKb, Long userMicros, Long systemMicros, Long minorFaults, Long majorFaults, Long blockInputs,
+            Long blockOutputs, Long treeRssKb, Long cpuWaitMicros) {
+        this(maxRssKb, userMicros, systemMicros, minorFaults, majorFaults, blockInputs, blockOutputs, treeRssKb, cpuWaitMicros, null);
+    }
+
+    /**
+     * The figures of a run whose tree had {@code unwaitedCpuMicros} of CPU no wait4 saw: past the noise, the
+     * per-process figures that only wait4 gives (peak RSS, faults, block I/O) are unknown.
+     */
+    public static Usage withUnwaited(Long maxRssKb, Long userMicros, Long systemMicros, Long minorFaults, Long majorFaults,
+            Long blockInputs, Long blockOutputs, Long treeRssKb, Long cpuWaitMicros, Long unwaitedCpuMicros) {
+        if (unwaitedCpuMicros != null && unwaitedCpuMicros < 0) {
+            unwaitedCpuMicros = null;
+        }
+        if (unwaitedCpuMicros != null && unwaitedCpuMicros > UNWAITED_NOISE_MICROS) {
+            return new Usage(null, userMicros, systemMicros, null, null, null, null, treeRssKb, cpuWaitMicros, unwaitedCpuMicros);
+        }
+        return new Usage(maxRssKb, userMicros, systemMicros, minorFaults, majorFaults, blockInputs, blockOutputs, treeRssKb, cpuWaitMicros,
+                unwaitedCpuMicros);
+    }
+
+    /** Whether a process of the tree escaped every wait4, so its peak RSS, faults and I/O are unknown. */
+    public boolean processEscapedWait() {
+        return escapedWait(unwaitedCpuMicros);
+    }
+
+    private static boolean escapedWait(Long unwaitedCpuMicros) {
+        return unwaitedCpuMicros != null && unwaitedCpuMicros > UNWAITED_NOISE_MICROS;
+    }
+
+    /**
+     * Why a per-process figure of a run is missing, or {@code null} when it is not missing for that reason.
+     *
+     * @param unwaitedCpuMicros the run's {@link #unwaitedCpuMicros}
+     * @param figure "peak RSS", "page faults", ...
+     */
+    public static String escapedWaitReason(Long unwaitedCpuMicros, String figure) {
+        if (!escapedWait(unwaitedCpuMicros)) {
+            return null;
+        }
+        return String.format(java.util.Locale.ROOT, "a process of the command's tree ended without its figures reaching any wait4: its parent "
+                + "ignored SIGCHLD (or set SA_NOCLDWAIT), so the kernel reaped it itself. Its %,d ms of CPU are counted, but its %s is "
+                + "known to no one, and a figure without it would let a program hide its cost in such a child. Let the program wait "
+                + "for its children", unwaitedCpuMicros / 1000, figure);
+    }
 
     /**
      * The part of the command's run-queue delay that other processes' load caused. Its own threads and

@@ -103,6 +103,24 @@ class EnvelopeGraderTest {
                 .extracting(e -> ((PatchgradeException) e).errorName()).isEqualTo("unmeasurable_ceiling");
     }
 
+    /** A process the kernel reaped itself took its peak RSS out of every wait4: the ceiling errors, naming why. */
+    @Test
+    void aPeakThatAProcessTookOutOfEveryWaitIsAnErrorThatSaysWhy() {
+        EnvelopeRun escaped = new EnvelopeRun(0, null, false, false, null, 400_000L, 90_000L, 700, null, null, null, null, SHA, "", "", null, 0,
+                380_000L);
+        assertThatThrownBy(() -> EnvelopeGrader.grade(envelope(basic(1000, 800_000)), List.of(ok(900, 1000), escaped), null, List.of()))
+                .isInstanceOf(PatchgradeException.class)
+                .hasMessageContaining("max_rss_kb").hasMessageContaining("ignored SIGCHLD").hasMessageContaining("380 ms of CPU")
+                .extracting(e -> ((PatchgradeException) e).errorName()).isEqualTo("unmeasurable_ceiling");
+        assertThatThrownBy(() -> EnvelopeRecording.of(List.of("./driver"), 5, List.of(escaped), Slack.DEFAULT,
+                new dev.patchgrade.core.host.HostInfo("linux", "amd64", "cpu", 2, "c"), null))
+                .as("nor is one recorded from it").hasMessageContaining("run 1").hasMessageContaining("ignored SIGCHLD")
+                .extracting(e -> ((PatchgradeException) e).errorName()).isEqualTo("unmeasurable_ceiling");
+        EnvelopeRun noise = new EnvelopeRun(0, null, false, false, 900L, 1000L, 10L, 5, 100L, 0L, 0L, 8L, SHA, "", "", null, 0, 1_500L);
+        assertThat(EnvelopeGrader.grade(envelope(basic(1000, 800_000)), List.of(noise), null, List.of()).accepted())
+                .as("a difference within the counter's noise").isTrue();
+    }
+
     @Test
     void aCheapRunThatPassedWhereAnotherBrokeTheCeilingIsADisagreement() {
         // The red team's page-cache candidate: 421 ms of CPU on its first run, under 5 ms on the two it read its answer back in.

@@ -105,6 +105,27 @@ class RedTeamTest {
     }
 
     /**
+     * A child the kernel reaps itself (its parent ignores SIGCHLD) takes its peak RSS, faults and I/O out of every
+     * wait4: 200 MB touched that way read as about 1 MB. Its CPU still reaches PID 1's task clock, which tells such a
+     * run apart: its per-process figures are unknown (null), never small.
+     */
+    @Test
+    void theMemoryOfAnAutoReapedChildIsNeverReportedAsSmall() {
+        try (Launcher launcher = open()) {
+            Assumptions.assumeTrue(launcher.method().contains("task_clock"), "needs PID 1's task clock: " + launcher.method());
+            LaunchResult tree = sh(launcher, Fixtures.command("touch_mb") + " 20 & " + Fixtures.command("touch_mb") + " 30; wait");
+            assertThat(tree.usage().processEscapedWait()).as("every process of an honest tree is waited for: " + tree.usage()).isFalse();
+            assertThat(tree.usage().maxRssKb()).isGreaterThan(30_000L);
+            LaunchResult hidden = run(launcher, Fixtures.command("redteam"), "sigchld-ign-touch", "200");
+            assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
+            assertThat(hidden.usage().processEscapedWait()).as(hidden.usage().toString()).isTrue();
+            assertThat(hidden.usage().maxRssKb()).as("not the parent's own 1 MB").isNull();
+            assertThat(hidden.usage().minorFaults()).isNull();
+            assertThat(Usage.escapedWaitReason(hidden.usage().unwaitedCpuMicros(), "peak RSS")).contains("SIGCHLD");
+        }
+    }
+
+    /**
      * The network namespace is the zygote's, shared by every run: a run leaves 16 bits (as many as it
      * likes) in TIME_WAIT sockets, each a loopback port the next run finds it cannot bind.
      */
