@@ -41,6 +41,8 @@
  *                         time), for a later run that is given the same file again (truncated)
  *   sigchld-ign MS        ignores SIGCHLD, burns MS ms of CPU in a child (auto-reaped by the kernel,
  *                         so its rusage reaches nobody), waits for it to go, prints "answer"
+ *   touch-forget MB       touches MB of fresh memory, unmaps it, then resets its own peak RSS (5 to
+ *                         /proc/self/clear_refs): "reset ok" or "reset refused errno=N"
  *   sigchld-ign-touch MB  the same, the child touching MB of fresh memory instead: its peak RSS reaches
  *                         no wait4 either
  *   sigchld-ign-xonly MS  the same, the child first exec'ing a copy of this program that it cannot
@@ -677,6 +679,20 @@ int main(int argc, char **argv) {
         }
         while (kill(pid, 0) == 0) usleep(10000);
         printf("answer\n");
+        return 0;
+    }
+    if (strcmp(mode, "touch-forget") == 0 && argc > 2) {
+        size_t bytes = (size_t)atol(argv[2]) << 20;
+        char *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) return 5;
+        for (size_t i = 0; i < bytes; i += 4096) memory[i] = 1;
+        munmap(memory, bytes);
+        int fd = open("/proc/self/clear_refs", O_WRONLY);
+        if (fd < 0 || write(fd, "5", 1) != 1) {
+            printf("reset refused errno=%d\n", errno);
+        } else {
+            printf("reset ok\n");
+        }
         return 0;
     }
     if (strcmp(mode, "sigchld-ign-touch") == 0 && argc > 2) {

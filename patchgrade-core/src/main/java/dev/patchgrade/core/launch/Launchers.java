@@ -54,7 +54,7 @@ public final class Launchers {
         }
         Scratch scratch = Scratch.create();
         try {
-            Launcher inner = choose(log, scratch.directory(), spec.hidingAlso(List.of(scratch.directory())), concurrency, shown);
+            Launcher inner = choose(log, scratch.directory(), Scratch.hiddenFrom(spec, scratch.directory()), concurrency, shown);
             log.debug("launching through " + inner.description());
             return new ScratchOwning(inner, scratch);
         } catch (RuntimeException e) {

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -34,6 +35,8 @@ final class Scratch {
     /** Below this much free memory file system, a candidate's output could fill it and fail where a disk would not. */
     private static final long MEMORY_ROOM = 2L << 30;
     private static final String LOCK = ".lock";
+    /** Directories the sandbox mounts anew for each run. */
+    private static final Set<String> RENEWED_PER_RUN = Set.of("/tmp", "/dev/shm");
     /** A directory being made: no sweep looks at it, and none is left, unless the JVM died within those few calls. */
     private static final String CREATING = ".patchgrade-creating-";
     static final Set<Launcher> OPEN = ConcurrentHashMap.newKeySet();
@@ -116,6 +119,24 @@ final class Scratch {
 
     Path directory() {
         return directory;
+    }
+
+    /**
+     * {@code spec} with every launcher's scratch hidden, not only {@code own}: in three-column grading the
+     * reference runs through a launcher of its own, beside the candidate's, and a red-team candidate read the
+     * reference's output from its scratch while it ran. Each run's {@code /tmp} and {@code /dev/shm} are new, so
+     * a scratch there is out of sight anyway; elsewhere (a {@code java.io.tmpdir} such as Jenkins'
+     * {@code workspace@tmp}, {@code -Dpatchgrade.scratch}) the whole base is hidden, before the project and the
+     * working directory are shown again inside it.
+     */
+    static SandboxSpec hiddenFrom(SandboxSpec spec, Path own) {
+        SandboxSpec hiding = spec.hidingAlso(List.of(own));
+        Path base = own.toAbsolutePath().getParent();
+        String real = SandboxSpec.realPath(base);
+        if (real == null || RENEWED_PER_RUN.contains(real) || real.equals("/")) {
+            return hiding;
+        }
+        return hiding.hidingFirst(List.of(base));
     }
 
     void delete() {

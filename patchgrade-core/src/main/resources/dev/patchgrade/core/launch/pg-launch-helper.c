@@ -1471,7 +1471,7 @@ static void build_root(int report) {
     if (chdir("/") != 0) zygote_fail(report, "chdir_root");
     if (mount("/oldroot", "/newroot", NULL, MS_BIND | MS_REC, NULL) != 0) zygote_fail(report, "bind_root");
     if (set_mount_attr("/newroot", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 1) != 0) zygote_fail(report, "readonly_root");
-    int hidden_dirs[MAX_PATHS + 4];
+    int hidden_dirs[MAX_PATHS + 16];
     int hidden_dir_count = 0;
     /* The host's /dev would hand uid 0 its consoles (a run writes a tty, the next reads it back
      * through /dev/vcsN), the kernel log, pseudo-terminals and more: a fresh /dev with the harmless
@@ -1499,7 +1499,11 @@ static void build_root(int report) {
      * keeps a run from connecting to them anyway), pid files, sessions. An empty /run, read-only too. */
     /* And the host's cgroups: a worker's counters (pgfault, usage, cpuacct.usage) carry on from one run to
      * the next, which a red-team run set and the next read back, and every other worker's are there too. */
-    static const char *const runtime_dirs[] = {"/newroot/run", "/newroot/var/run", "/newroot/sys/fs/cgroup"};
+    /* And what of /sys only root may read, which the target is when Maven is root: the kernel's tracing and
+     * debug file systems, firmware tables, security and BPF state. */
+    static const char *const runtime_dirs[] = {"/newroot/run", "/newroot/var/run", "/newroot/sys/fs/cgroup", "/newroot/sys/kernel/tracing",
+                                               "/newroot/sys/kernel/debug", "/newroot/sys/kernel/security", "/newroot/sys/firmware",
+                                               "/newroot/sys/fs/bpf"};
     for (size_t i = 0; i < sizeof runtime_dirs / sizeof runtime_dirs[0]; i++) {
         struct stat st;
         if (lstat(runtime_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue; /* /var/run is a link to /run */
@@ -1964,6 +1968,33 @@ static void forget_command_line(void) {
     snprintf(main_argv[0], 5, "%s", "init");
 }
 
+/* Files of /proc that only root may read, and the key lists: the target's uid is host root's when Maven is
+ * root, and they show host-wide state a run can set and the next run read back exactly (kpageflags and
+ * kpagecgroup: which pages each memory cgroup has cached, a worker's among them), or the kernel's timers,
+ * slabs and keys. Covered with /dev/null, as Docker does for some of them. */
+static void mask_proc_files(int report) {
+    enum { MAX_MASKED = 64 };
+    static char masked[MAX_MASKED][64];
+    int count = 0;
+    DIR *proc = opendir("/proc");
+    if (!proc) zygote_fail(report, "proc_mask");
+    struct dirent *entry;
+    while ((entry = readdir(proc)) != NULL && count < MAX_MASKED) {
+        const char *name = entry->d_name;
+        if ((name[0] >= '0' && name[0] <= '9') || strlen(name) > 40) continue;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%s", name);
+        struct stat st;
+        if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        if ((st.st_mode & S_IROTH) && strcmp(name, "keys") != 0 && strcmp(name, "key-users") != 0) continue;
+        snprintf(masked[count++], sizeof masked[0], "%s", path);
+    }
+    closedir(proc);
+    for (int i = 0; i < count; i++) {
+        if (mount("/dev/null", masked[i], NULL, MS_BIND, NULL) != 0) zygote_fail(report, "proc_mask");
+    }
+}
+
 static void init_main(int sock, int report, int net_maker) {
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
     if (getppid() != 0) _exit(2); /* PID 1 sees no parent: anything else means the zygote is gone */
@@ -1979,6 +2010,13 @@ static void init_main(int sock, int report, int net_maker) {
     snprintf(proc_options, sizeof proc_options, "hidepid=2,gid=%u", getegid() == 0 ? 1u : 0u);
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, proc_options) != 0) zygote_fail(report, "proc");
     last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+    /* The runs see a second instance over this one, read-only: writing /proc/self/clear_refs resets a
+     * process's peak RSS, the very figure wait4 reports (a red-team run touched 256 MB, reset it and
+     * passed a 20 MB ceiling). Stdout reopened through /proc/self/fd is the file's own mount, so it
+     * stays writable. This instance holds the pid counter's descriptor, which a read-only remount of
+     * it would refuse. */
+    if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_RDONLY, proc_options) != 0) zygote_fail(report, "proc_readonly");
+    mask_proc_files(report);
     /* The target's uid is the caller's, host root when Maven runs as root: sysctls (core_pattern...)
      * would take its writes. Read-only, as bubblewrap does. */
     static const char *const proc_read_only[] = {"/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus"};

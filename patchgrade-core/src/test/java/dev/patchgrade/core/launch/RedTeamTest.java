@@ -126,6 +126,38 @@ class RedTeamTest {
     }
 
     /**
+     * Writing 5 to /proc/self/clear_refs resets a process's peak RSS, the figure wait4 reports: a run touched
+     * 256 MB, reset it and passed a 20 MB ceiling. The runs' /proc is read-only; stdout reopened through it is not.
+     */
+    @Test
+    void aRunCannotResetItsOwnPeakRss() throws Exception {
+        try (Launcher launcher = open()) {
+            LaunchResult forgot = run(launcher, Fixtures.command("redteam"), "touch-forget", "100");
+            assertThat(forgot.stdout().excerpt()).startsWith("reset refused errno=30"); // EROFS
+            assertThat(forgot.usage().maxRssKb()).as("the peak of 100 MB touched").isGreaterThan(90_000L);
+            LaunchResult reopened = sh(launcher, "echo one >> /proc/self/fd/1; echo two >> /dev/stdout; echo three >> /dev/stderr");
+            assertThat(reopened.stdout().excerpt()).isEqualTo("one\ntwo\n");
+            assertThat(reopened.stderr().excerpt()).isEqualTo("three\n");
+        }
+        assertThat(Fixtures.outputOutsideTheSandbox("redteam", dir, "touch-forget", "1")).as("without the sandbox").isEqualTo("reset ok\n");
+    }
+
+    /**
+     * The target's uid is host root's when Maven is root, so /proc's root-only files were readable: /proc/kpagecgroup
+     * and /proc/kpageflags count exactly which pages a worker's memory cgroup has cached, which one run set and the
+     * next read back (1,234 pages marked, 1,234 read). Masked, with the kernel's debug and tracing file systems.
+     */
+    @Test
+    void aRunSeesNoRootOnlyKernelState() {
+        try (Launcher launcher = open()) {
+            LaunchResult read = sh(launcher, "for f in /proc/kpagecgroup /proc/kpageflags /proc/timer_list /proc/slabinfo /proc/key-users; do "
+                    + "[ -e $f ] && echo \"$f $(head -c 64 $f | wc -c)\"; done; for d in /sys/kernel/debug /sys/kernel/tracing; do ls -A $d 2>/dev/null | wc -l; done");
+            assertThat(read.stdout().excerpt().lines().toList()).as(read.stdout().excerpt())
+                    .allMatch(line -> line.endsWith(" 0") || line.equals("0"));
+        }
+    }
+
+    /**
      * The network namespace is the zygote's, shared by every run: a run leaves 16 bits (as many as it
      * likes) in TIME_WAIT sockets, each a loopback port the next run finds it cannot bind.
      */
