@@ -13,6 +13,7 @@ def slowestMs = envelope.measured.runs*.wall_ms.max()
 assert envelope.timeout_s == Math.max(5L, (long) Math.ceil(slowestMs * 10 / 1000.0)) : "${envelope.timeout_s} s for a slowest run of ${slowestMs} ms"
 assert envelope.max_rss_kb == Math.ceil(envelope.measured.max_rss_kb * 1.3) + 1024
 assert envelope.max_user_us == Math.ceil(envelope.measured.user_us * 1.5) + 50000
+assert envelope.max_sys_us == Math.ceil(envelope.measured.sys_us * 1.5) + 50000 : 'user time moved into system time breaks this'
 assert envelope.host.class && envelope.host.cores > 0
 assert envelope.toolchain.startsWith('g++')
 assert envelope.slack.rss_percent == 30 && envelope.slack.cpu_us == 50000
@@ -27,6 +28,7 @@ assert scan.verdict == 'accept' : scan
 assert scan.reasons == []
 assert scan.runs.size() == 3
 assert scan.measured.max_rss_kb == scan.runs*.max_rss_kb.min()
+assert scan.ceilings.max_sys_us == envelope.max_sys_us && scan.figures.find { it.ceiling_key == 'max_sys_us' }.measured == scan.runs*.sys_us.min()
 assert scan.measured.max_rss_kb < 10000 : 'the helper measures the child, not the Maven JVM'
 assert scan.measured.instruction_counter == envelope.instruction_counter
 assert scan.measured.instructions <= envelope.max_instructions

@@ -40,11 +40,11 @@ public class RecordEnvelopeMojo extends AbstractPatchgradeMojo {
     @Parameter(property = "patchgrade.rssSlackKb", defaultValue = "1024")
     private long rssSlackKb;
 
-    /** Percent added to the measured user CPU time. */
+    /** Percent added to the measured user CPU time and to the measured system CPU time. */
     @Parameter(property = "patchgrade.cpuSlackPercent", defaultValue = "50")
     private int cpuSlackPercent;
 
-    /** Microseconds added to the user CPU time after the percentage. */
+    /** Microseconds added to the user and to the system CPU time after the percentage. */
     @Parameter(property = "patchgrade.cpuSlackUs", defaultValue = "50000")
     private long cpuSlackUs;
 

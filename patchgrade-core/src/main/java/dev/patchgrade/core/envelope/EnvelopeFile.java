@@ -191,7 +191,7 @@ public final class EnvelopeFile {
         return value == null || value.isNull() ? null : value.asText();
     }
 
-    /** The JSON a recording writes: the five basic keys first, then what explains the ceilings. */
+    /** The JSON a recording writes: the five basic keys first, then the further ceilings and what explains them. */
     public static ObjectNode recorded(EnvelopeRecording recording) {
         ObjectNode root = JSON.createObjectNode();
         root.putPOJO("cmd", recording.cmd());
@@ -204,6 +204,9 @@ public final class EnvelopeFile {
         root.put("max_rss_kb", recording.ceilings().get(Ceiling.RSS));
         root.put("max_user_us", recording.ceilings().get(Ceiling.USER_CPU));
         root.put("notes", recording.notes());
+        if (recording.ceilings().containsKey(Ceiling.SYS_CPU)) {
+            root.put("max_sys_us", recording.ceilings().get(Ceiling.SYS_CPU));
+        }
         if (recording.ceilings().containsKey(Ceiling.INSTRUCTIONS)) {
             root.put("max_instructions", recording.ceilings().get(Ceiling.INSTRUCTIONS));
             root.put("instruction_counter", recording.instructionCounter());

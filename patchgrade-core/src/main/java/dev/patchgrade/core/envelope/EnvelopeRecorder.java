@@ -89,8 +89,10 @@ final class EnvelopeRecorder {
         ConsoleTable table = new ConsoleTable("figure", "measured", "ceiling", "slack");
         table.row("peak RSS", EnvelopeReport.amount(recording.worst().get(Ceiling.RSS), Ceiling.RSS), EnvelopeReport.amount(recording.ceilings().get(Ceiling.RSS), Ceiling.RSS),
                 "+" + options.slack().rssPercent() + "% +" + options.slack().rssKb() + " KB");
-        table.row("user CPU", EnvelopeReport.amount(recording.worst().get(Ceiling.USER_CPU), Ceiling.USER_CPU), EnvelopeReport.amount(recording.ceilings().get(Ceiling.USER_CPU), Ceiling.USER_CPU),
-                "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
+        for (Ceiling cpu : List.of(Ceiling.USER_CPU, Ceiling.SYS_CPU)) {
+            table.row(cpu.label(), EnvelopeReport.amount(recording.worst().get(cpu), cpu), EnvelopeReport.amount(recording.ceilings().get(cpu), cpu),
+                    "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
+        }
         if (count != null) {
             table.row("instructions", EnvelopeReport.amount(count.value(), Ceiling.INSTRUCTIONS) + " (" + count.method() + ")",
                     EnvelopeReport.amount(recording.ceilings().get(Ceiling.INSTRUCTIONS), Ceiling.INSTRUCTIONS), "+" + options.instructionSlackPercent() + "%");

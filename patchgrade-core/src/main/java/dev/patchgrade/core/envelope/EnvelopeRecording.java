@@ -36,8 +36,8 @@ public record EnvelopeRecording(
                 throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, "no envelope can be recorded for " + String.join(" ", cmd) + " (run "
                         + (i + 1) + "): " + escaped);
             }
-            if (run.maxRssKb() == null || run.userMicros() == null) {
-                throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, "peak RSS and user CPU cannot be measured on this machine"
+            if (run.maxRssKb() == null || run.userMicros() == null || run.systemMicros() == null) {
+                throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, "peak RSS and CPU time cannot be measured on this machine"
                         + " (the launch helper is unavailable; the warning above says why: no C compiler, or a helper cache that is not"
                         + " writable or is mounted noexec), so no envelope can be recorded; fix that and retry");
             }
@@ -57,7 +57,11 @@ public record EnvelopeRecording(
         }
         Map<Ceiling, Long> ceilings = new EnumMap<>(Ceiling.class);
         ceilings.put(Ceiling.RSS, slack.rssCeiling(worst.get(Ceiling.RSS)));
-        ceilings.put(Ceiling.USER_CPU, slack.userCpuCeiling(worst.get(Ceiling.USER_CPU)));
+        ceilings.put(Ceiling.USER_CPU, slack.cpuCeiling(worst.get(Ceiling.USER_CPU)));
+        // The user/system split is the kernel's tick sampling, which the program steers (sitting in a system call
+        // whenever a tick is due hides its user time as system time); their total is exact. A ceiling on each
+        // leaves no side to move the time to.
+        ceilings.put(Ceiling.SYS_CPU, slack.cpuCeiling(worst.get(Ceiling.SYS_CPU)));
         String notes = "ceilings = worst of " + runs.size() + " baseline run" + (runs.size() == 1 ? "" : "s")
                 + " plus the slack below; recorded by patchgrade on " + host.className()
                 + ". Re-record when the host class, the compiler or the fixture changes.";

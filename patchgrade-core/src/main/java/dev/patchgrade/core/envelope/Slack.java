@@ -18,7 +18,11 @@ public record Slack(int rssPercent, long rssKb, int cpuPercent, long cpuMicros) 
         return apply(measuredKb, rssPercent, rssKb);
     }
 
-    public long userCpuCeiling(long measuredMicros) {
+    /**
+     * The ceiling of a CPU figure, user or system: both take the CPU slack. The kernel splits a run's exact
+     * CPU time between the two by sampling the mode each timer tick lands in, which a program can steer.
+     */
+    public long cpuCeiling(long measuredMicros) {
         return apply(measuredMicros, cpuPercent, cpuMicros);
     }
 

@@ -10,7 +10,7 @@ class SlackTest {
     @Test
     void defaultSlackMatchesTheContract() {
         assertThat(Slack.DEFAULT.rssCeiling(6000)).isEqualTo(6000 * 13 / 10 + 1024);
-        assertThat(Slack.DEFAULT.userCpuCeiling(100_000)).isEqualTo(150_000 + 50_000);
+        assertThat(Slack.DEFAULT.cpuCeiling(100_000)).isEqualTo(150_000 + 50_000);
     }
 
     @Test
