@@ -61,6 +61,9 @@
  *                         creates MARKER, holds them until RELEASE exists (at most 120 s):
  *                         "flooded N stop=ETOOMANYREFS|EAGAIN|other"
  *   lease FILE            a read lease on FILE: "lease ok" or "lease refused errno=N"
+ *   counter-aware M       does M million steps of work and prints "answer N" (N: their result), unless it
+ *                         sees Valgrind (LD_PRELOAD names its vgpreload library): then it skips the work
+ *                         and prints "skipped", so that its count would be tiny
  *   fd-hunt               looks for a unix socket by any other way than socket(): its own inherited
  *                         descriptors, pidfd_getfd and /proc/PID/fd on every process it can see and on
  *                         PID 1, seen or not (it holds the socket to the zygote), x32 socket(), socket() with high bits set in
@@ -654,6 +657,17 @@ int main(int argc, char **argv) {
     if (strcmp(mode, "vsock") == 0) {
         int fd = socket(40 /* AF_VSOCK */, SOCK_STREAM, 0);
         printf(fd >= 0 ? "vsock-open\n" : "vsock-refused\n");
+        return 0;
+    }
+    if (strcmp(mode, "counter-aware") == 0 && argc > 2) {
+        const char *preload = getenv("LD_PRELOAD");
+        if (preload != NULL && strstr(preload, "vgpreload") != NULL) {
+            printf("skipped\n");
+            return 0;
+        }
+        unsigned long x = 1;
+        for (long i = atol(argv[2]) * 1000000L; i > 0; i--) x = x * 6364136223846793005UL + 1;
+        printf("answer %lu\n", x);
         return 0;
     }
     if (strcmp(mode, "burn") == 0 && argc > 2) {

@@ -6,18 +6,29 @@ package dev.patchgrade.core.count;
  * @param value the count, or {@code null} when it could not be taken
  * @param method {@code perf} or {@code valgrind}: the counter that took it (or tried to)
  * @param problem why there is no count, one sentence; {@code null} when there is one
+ * @param stdoutSha256 the SHA-256 of what the counting run printed, so that it can be held against the
+ *     graded runs' (a program that behaves differently under the counter cannot be counted); {@code null} when unknown
  */
-public record InstructionCount(Long value, String method, String problem) {
+public record InstructionCount(Long value, String method, String problem, String stdoutSha256) {
 
     public static InstructionCount of(long value, String method) {
-        return new InstructionCount(value, method, null);
+        return of(value, method, null);
+    }
+
+    public static InstructionCount of(long value, String method, String stdoutSha256) {
+        return new InstructionCount(value, method, null, stdoutSha256);
     }
 
     public static InstructionCount failed(String method, String problem) {
-        return new InstructionCount(null, method, problem);
+        return new InstructionCount(null, method, problem, null);
     }
 
     public boolean measured() {
         return value != null;
+    }
+
+    /** What the counter that took this count cannot see, one paragraph for the reports; {@code null} when nothing is known. */
+    public String limitation() {
+        return "valgrind".equals(method) ? ValgrindCounter.LIMITATION : null;
     }
 }

@@ -162,7 +162,7 @@ public final class PerfCounter implements InstructionCounter {
                 return InstructionCount.failed(method(), "the counting run ended with " + (result == null ? "an error" : result.outcome())
                         + ", so no count was taken");
             }
-            return InstructionCount.of(value.getLong(0), method());
+            return InstructionCount.of(value.getLong(0), method(), result.stdout().sha256());
         } catch (LastErrorException e) {
             return InstructionCount.failed(method(), "reading the counter failed with errno " + e.getErrorCode());
         } finally {

@@ -10,8 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,12 +23,24 @@ import java.util.regex.Pattern;
  * process of the tree prints its own {@code I refs} total when it exits, and the count is their sum.
  * Valgrind runs the command 20-50 times slower than native, so its run has a timeout of
  * {@value #SLOWDOWN} times the request's.
+ *
+ * <p>A process prints its total only when it ends normally, and an execve starts a new total: work
+ * done in a process killed with SIGKILL, or before an execve, is missing from the sum ({@link #LIMITATION}).
+ * A run with leftovers (killed by the launcher) or with a traced image that printed no total is
+ * therefore no count; a killed fork child cannot be caught that way, since Valgrind prints no
+ * {@code Command:} line for it.
  */
 public final class ValgrindCounter implements InstructionCounter {
     public static final int SLOWDOWN = 50;
     static final List<String> OPTIONS = List.of("--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
             "--cachegrind-out-file=/dev/null");
-    private static final Pattern I_REFS = Pattern.compile("^==\\d+== I\\s+refs:\\s+([0-9,]+)\\s*$");
+    private static final Pattern I_REFS = Pattern.compile("^==(\\d+)== I\\s+refs:\\s+([0-9,]+)\\s*$");
+    private static final Pattern COMMAND = Pattern.compile("^==(\\d+)== Command: .*$");
+    /** What a Valgrind count misses, for the reports ({@code measured.counter_limitation}) and the README. */
+    public static final String LIMITATION = "Valgrind counts a process only when it ends normally and starts a new count at each "
+            + "execve: work done in a process killed with SIGKILL, or before an execve, is not counted, and a program can tell "
+            + "it runs under Valgrind. Against a hostile candidate this count is a lower bound such a program can push down; "
+            + "hardware counters (instructionCounter=perf) have neither gap";
 
     private final Path valgrind;
 
@@ -82,10 +97,20 @@ public final class ValgrindCounter implements InstructionCounter {
                         ? "did not finish within " + counted.timeout().toSeconds() + " s (" + SLOWDOWN + " times the timeout)"
                         : "ended with " + result.outcome()) + ", so no count was taken; see " + result.stderr().file());
             }
-            Long total = sumOfIRefs(result.stderr().file());
-            return total == null
+            if (result.leftovers() > 0) {
+                return InstructionCount.failed(method(), "under Valgrind " + result.leftovers() + " process(es) of the command outlived it "
+                        + "and were killed, and Valgrind counts a process only when it ends normally, so the count would be incomplete; "
+                        + "see " + result.stderr().file());
+            }
+            Report report = read(result.stderr().file());
+            if (!report.unreported().isEmpty()) {
+                return InstructionCount.failed(method(), "under Valgrind process(es) " + String.join(", ", report.unreported())
+                        + " started but printed no \"I refs\" total (killed before Valgrind could report them), so the count would be "
+                        + "incomplete; see " + result.stderr().file());
+            }
+            return report.total() == null
                     ? InstructionCount.failed(method(), "valgrind printed no \"I refs\" total; see " + result.stderr().file())
-                    : InstructionCount.of(total, method());
+                    : InstructionCount.of(report.total(), method(), result.stdout().sha256());
         } catch (IOException e) {
             return InstructionCount.failed(method(), "cannot read Valgrind's report: " + e.getMessage());
         } finally {
@@ -95,20 +120,38 @@ public final class ValgrindCounter implements InstructionCounter {
         }
     }
 
-    /** The sum of every process's {@code I refs} line in Valgrind's log, or {@code null} when there is none. */
-    static Long sumOfIRefs(Path log) throws IOException {
+    /**
+     * What Valgrind's log says.
+     *
+     * @param total the sum of every process's {@code I refs} line, or {@code null} when there is none
+     * @param unreported the PIDs, in log order, that printed a {@code Command:} line (Valgrind started on an
+     *     image) but no {@code I refs} total: killed before Valgrind could report. A forked child prints no
+     *     {@code Command:} line, so a killed fork child is not among them
+     */
+    record Report(Long total, List<String> unreported) {}
+
+    static Report read(Path log) throws IOException {
         Long total = null;
+        Set<String> started = new LinkedHashSet<>();
+        Set<String> reported = new HashSet<>();
         try (BufferedReader reader = Files.newBufferedReader(log, StandardCharsets.ISO_8859_1)) {
             String line;
             while ((line = reader.readLine()) != null) {
-                Matcher matcher = I_REFS.matcher(line);
-                if (matcher.matches()) {
-                    long refs = Long.parseLong(matcher.group(1).replace(",", ""));
-                    total = total == null ? refs : Math.addExact(total, refs);
+                Matcher refs = I_REFS.matcher(line);
+                if (refs.matches()) {
+                    reported.add(refs.group(1));
+                    long value = Long.parseLong(refs.group(2).replace(",", ""));
+                    total = total == null ? value : Math.addExact(total, value);
+                    continue;
+                }
+                Matcher command = COMMAND.matcher(line);
+                if (command.matches()) {
+                    started.add(command.group(1));
                 }
             }
         }
-        return total;
+        started.removeAll(reported);
+        return new Report(total, List.copyOf(started));
     }
 
     private static void deleteQuietly(Path dir) {

@@ -170,10 +170,42 @@ public final class EnvelopeGoal {
         return Math.min((long) TimeoutRange.MAX_SECONDS, Math.max(timeoutSeconds, tenfold));
     }
 
-    /** One counting run of its own: Valgrind changes time and memory, so its run is never one of the graded runs. */
+    /**
+     * One counting run of its own: Valgrind changes time and memory, so its run is never one of the graded runs.
+     * Taken after the graded runs, and only when they all ended cleanly: see {@link #agreeing}.
+     *
+     * @param runs the graded runs, every one clean (exit 0)
+     * @param expectedStdoutSha256 the stdout the graded runs must print, or {@code null} when none is known
+     */
     static InstructionCount countInstructions(Launcher launcher, InstructionCounters.Choice counter, LaunchRequest request,
-            GoalSettings settings) {
-        return counter.counter().count(launcher, request.keepingOutputAs(settings.streamsDirectory().resolve("count")));
+            GoalSettings settings, List<EnvelopeRun> runs, String expectedStdoutSha256) {
+        InstructionCount count = counter.counter().count(launcher, request.keepingOutputAs(settings.streamsDirectory().resolve("count")));
+        return agreeing(count, runs, expectedStdoutSha256);
+    }
+
+    /**
+     * The count, if the counting run did what the graded runs did; else a failed count. A counter counts only a
+     * run that exited 0, as every graded run did; its stdout must also be theirs (where they agree among
+     * themselves, else the expected stdout where there is one): a program that skips its work when it sees the
+     * counter (Valgrind's preload library is in its environment and its maps) must not pass with a small count.
+     */
+    static InstructionCount agreeing(InstructionCount count, List<EnvelopeRun> runs, String expectedStdoutSha256) {
+        if (!count.measured()) {
+            return count;
+        }
+        List<String> printed = runs.stream().map(EnvelopeRun::stdoutSha256).distinct().toList();
+        boolean runsAgree = printed.size() == 1 && printed.get(0) != null;
+        String reference = runsAgree ? printed.get(0) : expectedStdoutSha256;
+        if (reference == null || reference.equals(count.stdoutSha256())) {
+            return count;
+        }
+        return InstructionCount.failed(count.method(), "the counted run (under " + count.method() + ") printed something else than the "
+                + (runsAgree ? "graded runs" : "expected stdout") + " (stdout sha256 " + shortHash(count.stdoutSha256())
+                + " instead of " + shortHash(reference) + "); a program that behaves differently under the counter cannot be counted");
+    }
+
+    private static String shortHash(String sha256) {
+        return sha256 == null ? "unknown" : sha256.substring(0, Math.min(12, sha256.length()));
     }
 
     /** The command as committed: every absolute path inside the project is written relative to it, so the file works in any checkout. */

@@ -100,13 +100,14 @@ public final class EnvelopeGrader {
                         breaches.add(new EnvelopeVerdict.Breach(ceiling, instructions.value(), entry.getValue()));
                         reasons.add(ceiling.reason());
                     }
-                } else if (runs.stream().allMatch(EnvelopeRun::clean)) {
+                } else if (runs.stream().allMatch(run -> run.clean() && (expectedStdoutSha256 == null
+                        || expectedStdoutSha256.equals(run.stdoutSha256())))) {
                     throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, envelope.file() + ": key \"max_instructions\" sets a ceiling on "
                             + "instructions, which could not be counted here: " + (instructions == null ? "no counter was run"
                                     : instructions.problem()) + ". Grading it would be a guess, so nothing was graded. Install valgrind "
                             + "(or allow perf_event_open), or remove the key if instructions are not to be graded");
                 }
-                // A run that failed already rejects; its tree is not counted.
+                // A run that failed (or printed other than the expected stdout) already rejects; its tree needs no count.
                 continue;
             }
             Long minimum = null;

@@ -87,7 +87,7 @@ final class EnvelopeGrading {
                 runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", command)));
             }
             if (counter != null && runs.stream().allMatch(EnvelopeRun::clean)) {
-                count = EnvelopeGoal.countInstructions(launcher, counter, request, settings);
+                count = EnvelopeGoal.countInstructions(launcher, counter, request, settings, runs, expectedSha);
             }
         }
         guard.verifyUnchanged();

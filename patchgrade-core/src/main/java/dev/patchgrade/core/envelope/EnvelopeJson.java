@@ -32,11 +32,12 @@ final class EnvelopeJson {
 
     /** What was measured over all runs: the figure graded for each ceiling, else the smallest any run had. */
     @JsonPropertyOrder({"returncode", "signal", "timed_out", "leftovers", "method", "figures", "instruction_counter", "instructions_problem",
-            "cpu_limitation"})
+            "counter_limitation", "cpu_limitation"})
     record Measured(Integer returncode, String signal, @JsonProperty("timed_out") boolean timedOut, int leftovers, String method,
             @JsonUnwrapped PerCeiling figures,
             @JsonProperty("instruction_counter") @JsonInclude(JsonInclude.Include.NON_NULL) String instructionCounter,
             @JsonProperty("instructions_problem") @JsonInclude(JsonInclude.Include.NON_NULL) String instructionsProblem,
+            @JsonProperty("counter_limitation") @JsonInclude(JsonInclude.Include.NON_NULL) String counterLimitation,
             @JsonProperty("cpu_limitation") @JsonInclude(JsonInclude.Include.NON_NULL) String cpuLimitation) {}
 
     /** A graded figure beside its ceiling, so readers (the HTML summary) need not know the key pairs. */

@@ -62,7 +62,7 @@ final class EnvelopeRecorder {
                 runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", measured.command())));
             }
             if (counter.available() && runs.stream().allMatch(EnvelopeRun::clean)) {
-                count = EnvelopeGoal.countInstructions(launcher, counter, request, options.settings());
+                count = EnvelopeGoal.countInstructions(launcher, counter, request, options.settings(), runs, null);
                 if (!count.measured()) {
                     throw new PatchgradeException(ErrorName.BASELINE_FAILED, "the instructions of the known-good command " + String.join(" ", measured.command())
                             + " could not be counted with " + count.method() + ": " + count.problem() + ". Fix the command, or set "

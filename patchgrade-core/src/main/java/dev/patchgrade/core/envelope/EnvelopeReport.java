@@ -78,7 +78,8 @@ final class EnvelopeReport {
         return new EnvelopeJson.Measured(first.timedOut() ? null : first.exitCode(), first.signal(),
                 verdict.runs().stream().anyMatch(EnvelopeRun::timedOut), verdict.runs().stream().mapToInt(EnvelopeRun::leftovers).max().orElse(0),
                 settings.facts().method(), new EnvelopeJson.PerCeiling(figures, Ceiling::measuredKey), count == null ? null : count.method(),
-                count == null || count.measured() ? null : count.problem(), settings.facts().cpuLimitation());
+                count == null || count.measured() ? null : count.problem(), count == null ? null : count.limitation(),
+                settings.facts().cpuLimitation());
     }
 
     private static EnvelopeJson.Run runJson(EnvelopeRun run) {

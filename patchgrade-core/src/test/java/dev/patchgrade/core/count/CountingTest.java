@@ -78,8 +78,48 @@ class CountingTest {
                 ==12==
                 ==12== I   refs:      1,226,217
                 """);
-        assertThat(ValgrindCounter.sumOfIRefs(log)).isEqualTo(1_354_517L);
-        assertThat(ValgrindCounter.sumOfIRefs(Files.writeString(dir.resolve("none"), "no summary\n"))).isNull();
+        assertThat(ValgrindCounter.read(log).total()).isEqualTo(1_354_517L);
+        assertThat(ValgrindCounter.read(log).unreported()).isEmpty();
+        assertThat(ValgrindCounter.read(Files.writeString(dir.resolve("none"), "no summary\n")).total()).isNull();
+    }
+
+    @Test
+    void anImageThatStartedAndPrintedNoTotalIsNamedAndFailsTheCount() throws Exception {
+        // 20 exec'd an image (its Command line) and was killed before Valgrind could print its total.
+        Path log = Files.writeString(dir.resolve("vg.stderr"), """
+                ==12== Command: /bin/sh -c ./worker & sleep 1; kill -9 $!
+                ==20== Command: ./worker
+                ==12== I   refs:      1,226,217
+                """);
+        ValgrindCounter.Report report = ValgrindCounter.read(log);
+        assertThat(report.total()).isEqualTo(1_226_217L);
+        assertThat(report.unreported()).containsExactly("20");
+    }
+
+    @Test
+    void forkChildrenWithoutCommandLinesAndRepeatedExecsOfOneProcessAreFine() throws Exception {
+        // 13 is a fork child (no Command line of its own); 12 exec'd twice and reported once, at its end.
+        Path log = Files.writeString(dir.resolve("vg.stderr"), """
+                ==12== Command: /bin/sh -c exec /bin/true
+                ==13== I   refs:      128,300
+                ==12== Command: /bin/true
+                ==12== I   refs:      110,593
+                """);
+        ValgrindCounter.Report report = ValgrindCounter.read(log);
+        assertThat(report.unreported()).isEmpty();
+        assertThat(report.total()).isEqualTo(238_893L);
+    }
+
+    @Test
+    void aCountingRunWithLeftoversOrAKilledImageGivesNoCount() {
+        InstructionCounter counter = valgrind();
+        InstructionCount leftover = counter.count(launcher, LaunchRequest.of(List.of("/bin/sh", "-c", "/bin/sleep 30 &")));
+        assertThat(leftover.measured()).as("the sleep outlives the shell and is killed: Valgrind never counts it").isFalse();
+        assertThat(leftover.problem()).contains("outlived it");
+        InstructionCount killed = counter.count(launcher, LaunchRequest.of(List.of("/bin/sh", "-c",
+                "/bin/sleep 30 & pid=$!; /bin/sleep 2; kill -9 $pid; wait")));
+        assertThat(killed.measured()).as("the killed sleep printed a Command line and no total").isFalse();
+        assertThat(killed.problem()).contains("printed no \"I refs\" total");
     }
 
     @Test

@@ -54,9 +54,13 @@ class InstructionCeilingTest {
     }
 
     private GoalResult grade(CounterMode mode, String millions) {
+        return grade(mode, List.of(Fixtures.command("burn_cpu"), millions));
+    }
+
+    private GoalResult grade(CounterMode mode, List<String> command) {
         return EnvelopeGoal.grade(EnvelopeGoal.grading(settings("envelope"))
                 .envelope(envelope)
-                .command(List.of(Fixtures.command("burn_cpu"), millions))
+                .command(command)
                 .hostCheck(HostCheck.IGNORE)
                 .instructionCounter(mode)
                 .build(), GradeLog.SILENT);
@@ -108,6 +112,18 @@ class InstructionCeilingTest {
         GoalResult result = grade(CounterMode.NONE, "1");
         assertThat(result.error().errorName()).isEqualTo("unmeasurable_ceiling");
         assertThat(result.error().getMessage()).contains("max_instructions").contains("instructionCounter=none");
+        assertThat(report().path("verdict").asText()).isEqualTo("error");
+    }
+
+    @Test
+    void aProgramThatPrintsSomethingElseUnderValgrindIsAnErrorNeverAPass() throws Exception {
+        record(CounterMode.VALGRIND, "1");
+        // Under Valgrind it skips its work and says so: a tiny count, from a run that is not the graded one.
+        GoalResult result = grade(CounterMode.VALGRIND, List.of(Fixtures.command("redteam"), "counter-aware", "30"));
+        assertThat(result.failures()).isEmpty();
+        assertThat(result.error().errorName()).isEqualTo("unmeasurable_ceiling");
+        assertThat(result.error().getMessage()).contains("max_instructions").contains("printed something else than the graded runs")
+                .contains("behaves differently under the counter");
         assertThat(report().path("verdict").asText()).isEqualTo("error");
     }
 
