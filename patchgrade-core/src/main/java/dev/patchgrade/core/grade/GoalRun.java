@@ -102,6 +102,9 @@ public final class GoalRun {
         GoalResult result;
         removeStale(settings);
         try (BuildLock lock = BuildLock.take(settings.outputDirectory())) {
+            // Before any launcher opens: the sandbox hides what exists when its worker starts, and a reports
+            // directory made later, while cases finish, showed later cases the report bodies with the gold in them.
+            Files.createDirectories(settings.reportsDirectory());
             result = grading.run();
         } catch (PatchgradeException e) {
             result = failed(settings, errorCaseName, errorJson, e);

@@ -102,6 +102,27 @@ class HostileCandidatesTest {
         }
     }
 
+    /**
+     * The sandbox hides what exists when its worker starts. On a clean project the reports directory did not, and
+     * the report bodies written into it as cases finished (expected and actual streams, a reference's stdout) were
+     * there for every later case to read. Each case here counts what it sees in the reports directory.
+     */
+    @Test
+    void reportsBeingWrittenAreHiddenFromLaterCasesOnACleanProject() throws Exception {
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+        Path seen = Files.createDirectories(dir.resolve("seen"));
+        Path candidate = dir.resolve("look.sh");
+        Files.writeString(candidate, "#!/bin/sh\nls -A " + dir.resolve("reports") + " 2>/dev/null | wc -l >> " + seen.resolve("log") + "\n");
+        Files.setPosixFilePermissions(candidate, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+        DigestGoal.Options options = digestAgainstQuietGold("look", List.of(candidate.toString()), "a", "b", "c", "d", "e", "f");
+        GoalSettings sandboxed = options.settings().withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), dir, List.of(), List.of(),
+                List.of(seen)));
+        assertThat(dir.resolve("reports")).doesNotExist();
+        GoalResult result = DigestGoal.grade(withSettings(options, sandboxed), GradeLog.SILENT);
+        assertThat(result.failures()).isEmpty();
+        assertThat(Files.readAllLines(seen.resolve("log"))).as("entries each case saw in the reports directory").hasSize(6).containsOnly("0");
+    }
+
     @Test
     void printingForeverStopsAtTheOutputCap() throws Exception {
         // A timeout far beyond the time 64 MiB take even on a busy machine: the cap, not the clock, must stop it.
