@@ -119,14 +119,45 @@ public final class Launchers {
         return ((ScratchOwning) launcher).scratch.directory();
     }
 
+    /**
+     * While a launcher runs children outside the sandbox, this JVM is not dumpable. A child of the same user could
+     * otherwise open /proc/JVM/mem (a red-team child read the run's token there, and rewrote the heap) and
+     * /proc/JVM/fd (it wrote a forged answer with that token into the helper's reply pipe): a non-root user's
+     * verdict would then be as forgeable as root's. Counted, so the JVM is dumpable again, as it was, after the last.
+     */
+    static final class UndumpableJvm {
+        private static int holders;
+        private static Boolean before;
+
+        private UndumpableJvm() {}
+
+        static synchronized void hold() {
+            if (holders++ == 0) {
+                before = PosixCalls.dumpable();
+                PosixCalls.setDumpable(false);
+            }
+        }
+
+        static synchronized void release() {
+            if (--holders == 0 && Boolean.TRUE.equals(before)) {
+                PosixCalls.setDumpable(true);
+            }
+        }
+    }
+
     private static final class ScratchOwning implements Launcher {
         private final Launcher inner;
         private final Scratch scratch;
+        private final java.util.concurrent.atomic.AtomicBoolean undumpable = new java.util.concurrent.atomic.AtomicBoolean();
 
         ScratchOwning(Launcher inner, Scratch scratch) {
             this.inner = inner;
             this.scratch = scratch;
             Scratch.OPEN.add(this);
+            if (!inner.sandbox().active()) {
+                undumpable.set(true);
+                UndumpableJvm.hold();
+            }
         }
 
         @Override
@@ -164,6 +195,9 @@ public final class Launchers {
             Scratch.OPEN.remove(this);
             inner.close();
             scratch.delete();
+            if (undumpable.compareAndSet(true, false)) {
+                UndumpableJvm.release();
+            }
         }
     }
 }

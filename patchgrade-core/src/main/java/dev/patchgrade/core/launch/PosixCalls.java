@@ -12,6 +12,8 @@ final class PosixCalls {
     static final int SIGCONT = 18;
 
     static final int PR_SET_CHILD_SUBREAPER = 36;
+    static final int PR_GET_DUMPABLE = 3;
+    static final int PR_SET_DUMPABLE = 4;
 
     private interface LibC extends Library {
         int kill(int pid, int signal);
@@ -40,6 +42,20 @@ final class PosixCalls {
     /** Makes this JVM adopt the orphans of its descendants (Linux); false where it cannot. */
     static boolean becomeSubreaper() {
         return LIBC != null && LIBC.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
+    }
+
+    /** Whether this process is dumpable (traceable, its /proc files its user's); {@code null} where that cannot be had. */
+    static Boolean dumpable() {
+        if (LIBC == null) {
+            return null;
+        }
+        int state = LIBC.prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+        return state < 0 ? null : state == 1;
+    }
+
+    /** Makes this process dumpable or not; false where it could not. */
+    static boolean setDumpable(boolean dumpable) {
+        return LIBC != null && LIBC.prctl(PR_SET_DUMPABLE, dumpable ? 1 : 0, 0, 0, 0) == 0;
     }
 
     /** The session of {@code pid}, or -1 where it cannot be had. */

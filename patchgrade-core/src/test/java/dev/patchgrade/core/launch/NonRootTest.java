@@ -66,6 +66,26 @@ class NonRootTest {
     }
 
     /**
+     * Without the sandbox a child of the same user could open /proc/JVM/mem: a red-team child read the run's token
+     * from the heap and wrote a forged answer with it into the helper's reply pipe through /proc/JVM/fd. The JVM is
+     * not dumpable while such a launcher is open, and is again after it closes; a sandboxed launcher leaves it be.
+     */
+    @Test
+    void withoutTheSandboxTheJvmIsNotDumpableWhileALauncherIsOpen() {
+        Boolean before = PosixCalls.dumpable();
+        assumeTrue(Boolean.TRUE.equals(before), "the JVM is dumpable to begin with: " + before);
+        try (Launcher launcher = open(SandboxSpec.Mode.OFF)) {
+            assertThat(PosixCalls.dumpable()).as("while a launcher runs children outside the sandbox").isFalse();
+            assertThat(launcher.launch(LaunchRequest.of(List.of("/bin/true"))).exitCode()).isZero();
+        }
+        assertThat(PosixCalls.dumpable()).as("after it closed").isTrue();
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+        try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
+            assertThat(PosixCalls.dumpable()).as("beside a sandboxed launcher").isTrue();
+        }
+    }
+
+    /**
      * Descriptors in flight count against the sender's uid, up to the sender's RLIMIT_NOFILE, and when Maven is
      * not root every run has the helper's uid: a run holding its limit's worth in flight made the other worker's
      * hand-over of each run's stdio fail (launcher_failed) for as long as it held them. Runs now get a hard limit
