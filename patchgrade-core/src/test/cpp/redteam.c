@@ -48,6 +48,8 @@
  *   sigchld-ign-xonly MS  the same, the child first exec'ing a copy of this program that it cannot
  *                         read (mode 0111 in /tmp): the exec makes it undumpable, which detaches it
  *                         from inherited perf counters
+ *   sigchld-ign-xonly-touch MB   the same, the unreadable copy touching MB of fresh memory (mode touch)
+ *   touch MB              touches MB of fresh memory
  *   burn MS               burns MS ms of CPU
  *   lo-store BYTES / lo-load   BYTES sent over loopback (UDP to itself), kept in the byte counts of
  *                         the network namespace: "stored:N" / "lo:N", N loopback's received bytes
@@ -676,7 +678,14 @@ int main(int argc, char **argv) {
         while (cpu_seconds() < seconds) x = x * 6364136223846793005UL + 1;
         return 0;
     }
-    if (strcmp(mode, "sigchld-ign-xonly") == 0 && argc > 2) {
+    if (strcmp(mode, "touch") == 0 && argc > 2) {
+        size_t bytes = (size_t)atol(argv[2]) << 20;
+        char *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) return 5;
+        for (size_t i = 0; i < bytes; i += 4096) memory[i] = 1;
+        return 0;
+    }
+    if ((strcmp(mode, "sigchld-ign-xonly") == 0 || strcmp(mode, "sigchld-ign-xonly-touch") == 0) && argc > 2) {
         char copy[64];
         snprintf(copy, sizeof copy, "/tmp/xonly-%d", (int)getpid());
         FILE *from = fopen("/proc/self/exe", "rb"), *to = fopen(copy, "wb");
@@ -688,7 +697,7 @@ int main(int argc, char **argv) {
         signal(SIGCHLD, SIG_IGN);
         pid_t pid = fork();
         if (pid == 0) {
-            execl(copy, copy, "burn", argv[2], (char *)NULL);
+            execl(copy, copy, strcmp(mode, "sigchld-ign-xonly") == 0 ? "burn" : "touch", argv[2], (char *)NULL);
             _exit(127);
         }
         while (kill(pid, 0) == 0) usleep(10000);

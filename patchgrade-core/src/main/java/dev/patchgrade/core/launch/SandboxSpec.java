@@ -74,13 +74,6 @@ public record SandboxSpec(Mode mode, List<Path> hidden, List<Path> shown, List<P
         return new SandboxSpec(mode, hidden, shown, all, readOnly, writable);
     }
 
-    /** The same spec with more areas hidden first, inside which the paths it shows are shown again. */
-    public SandboxSpec hidingFirst(List<Path> more) {
-        List<Path> all = new ArrayList<>(hidden);
-        all.addAll(more);
-        return new SandboxSpec(mode, all, shown, oracles, readOnly, writable);
-    }
-
     /**
      * The helper's arguments, in the order it applies them: broad hides, shown again, writable,
      * oracle hides, then the user's read-only paths and the oracles inside those again. Paths are

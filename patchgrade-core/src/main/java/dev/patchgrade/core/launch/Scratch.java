@@ -12,8 +12,10 @@ import java.nio.file.FileStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
@@ -125,18 +127,32 @@ final class Scratch {
      * {@code spec} with every launcher's scratch hidden, not only {@code own}: in three-column grading the
      * reference runs through a launcher of its own, beside the candidate's, and a red-team candidate read the
      * reference's output from its scratch while it ran. Each run's {@code /tmp} and {@code /dev/shm} are new, so
-     * a scratch there is out of sight anyway; elsewhere (a {@code java.io.tmpdir} such as Jenkins'
-     * {@code workspace@tmp}, {@code -Dpatchgrade.scratch}) the whole base is hidden, before the project and the
-     * working directory are shown again inside it.
+     * a scratch there is out of sight anyway. Elsewhere (a {@code java.io.tmpdir} such as Jenkins'
+     * {@code workspace@tmp} or {@code $WORKSPACE/tmp}, {@code -Dpatchgrade.scratch}) the whole base is hidden
+     * with the oracles, after what the runs are shown (a base inside the project was shown again with it); a
+     * base that holds what they must see (the project under it) hides the scratch directories in it now.
      */
     static SandboxSpec hiddenFrom(SandboxSpec spec, Path own) {
-        SandboxSpec hiding = spec.hidingAlso(List.of(own));
         Path base = own.toAbsolutePath().getParent();
         String real = SandboxSpec.realPath(base);
         if (real == null || RENEWED_PER_RUN.contains(real) || real.equals("/")) {
-            return hiding;
+            return spec.hidingAlso(List.of(own));
         }
-        return hiding.hidingFirst(List.of(base));
+        List<Path> visible = new ArrayList<>(spec.shown());
+        visible.addAll(spec.readOnly());
+        visible.addAll(spec.writable());
+        visible.add(Path.of(System.getProperty("user.dir")));
+        boolean holdsVisible = visible.stream().map(SandboxSpec::realPath).filter(Objects::nonNull).anyMatch(path -> Path.of(path).startsWith(real));
+        if (!holdsVisible) {
+            return spec.hidingAlso(List.of(own, base));
+        }
+        List<Path> scratches = new ArrayList<>(List.of(own));
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(base, PREFIX + "*")) {
+            entries.forEach(scratches::add);
+        } catch (IOException e) {
+            // the base could not be listed: its scratches are as visible as before, ours is hidden
+        }
+        return spec.hidingAlso(scratches);
     }
 
     void delete() {

@@ -11,17 +11,15 @@ package dev.patchgrade.core.launch;
  *
  * <p>{@code unwaitedCpuMicros} is the CPU of processes of the tree whose end reached no {@code wait4}: the
  * kernel reaped them itself, because their parent ignored SIGCHLD or set SA_NOCLDWAIT. Their CPU is in the
- * figures (a counter that follows every process saw it), but their peak RSS, faults and block I/O are known to
- * nobody: past {@link #UNWAITED_NOISE_MICROS} those figures are {@code null}. {@code null} where no such
- * counter exists (then nothing tells whether a process escaped).
+ * figures (a counter that follows every process, or a CPU cgroup, saw it), but their peak RSS, faults and block
+ * I/O are known to nobody, so those figures are {@code null}. The helper reports it only where it found such a
+ * process (by the page faults it took, or by CPU past the counters' noise), else 0; {@code null} where nothing
+ * could tell.
  */
 public record Usage(
         Long maxRssKb, Long userMicros, Long systemMicros,
         Long minorFaults, Long majorFaults, Long blockInputs, Long blockOutputs, Long treeRssKb, Long cpuWaitMicros,
         Long unwaitedCpuMicros) {
-
-    /** What the counter and the sums of wait4 differ by in an honest run; the helper uses the same bound. */
-    public static final long UNWAITED_NOISE_MICROS = 2_000;
 
     public static final Usage UNAVAILABLE = new Usage(null, null, null, null, null, null, null, null, null, null);
 
@@ -39,7 +37,7 @@ public record Usage(
         if (unwaitedCpuMicros != null && unwaitedCpuMicros < 0) {
             unwaitedCpuMicros = null;
         }
-        if (unwaitedCpuMicros != null && unwaitedCpuMicros > UNWAITED_NOISE_MICROS) {
+        if (escapedWait(unwaitedCpuMicros)) {
             return new Usage(null, userMicros, systemMicros, null, null, null, null, treeRssKb, cpuWaitMicros, unwaitedCpuMicros);
         }
         return new Usage(maxRssKb, userMicros, systemMicros, minorFaults, majorFaults, blockInputs, blockOutputs, treeRssKb, cpuWaitMicros,
@@ -52,7 +50,7 @@ public record Usage(
     }
 
     private static boolean escapedWait(Long unwaitedCpuMicros) {
-        return unwaitedCpuMicros != null && unwaitedCpuMicros > UNWAITED_NOISE_MICROS;
+        return unwaitedCpuMicros != null && unwaitedCpuMicros > 0;
     }
 
     /**

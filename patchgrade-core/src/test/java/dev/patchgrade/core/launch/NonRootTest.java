@@ -70,6 +70,24 @@ class NonRootTest {
      * from the heap and wrote a forged answer with it into the helper's reply pipe through /proc/JVM/fd. The JVM is
      * not dumpable while such a launcher is open, and is again after it closes; a sandboxed launcher leaves it be.
      */
+    /**
+     * Without a cgroup (none for nobody here) a child the kernel reaps itself is told by the page faults it took, which
+     * PID 1's inherited counter has and no wait4: 100 MB touched that way is no peak RSS at all, never the parent's 1 MB.
+     */
+    @Test
+    void theMemoryOfAnAutoReapedChildIsToldByItsFaults() {
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+        try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
+            assumeTrue(launcher.method().contains("task_clock"), "needs PID 1's counters: " + launcher.method());
+            LaunchResult hidden = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "sigchld-ign-touch", "100"))
+                    .withWorkingDirectory(dir));
+            assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
+            assertThat(hidden.usage().maxRssKb()).as(hidden.usage().toString()).isNull();
+            LaunchResult waited = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("touch_mb"), "100")).withWorkingDirectory(dir));
+            assertThat(waited.usage().maxRssKb()).isGreaterThan(100_000L);
+        }
+    }
+
     @Test
     void withoutTheSandboxTheJvmIsNotDumpableWhileALauncherIsOpen() {
         Boolean before = PosixCalls.dumpable();

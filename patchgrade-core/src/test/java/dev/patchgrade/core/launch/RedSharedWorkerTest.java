@@ -79,9 +79,9 @@ class RedSharedWorkerTest {
 
     /**
      * In three-column grading the reference runs through a launcher of its own beside the candidate's; with the
-     * scratch outside /tmp and /dev/shm (Jenkins' workspace@tmp as java.io.tmpdir, -Dpatchgrade.scratch) a
-     * red-team candidate read the reference's stdout from that launcher's scratch while it ran. Every scratch of
-     * the base is hidden now.
+     * scratch outside /tmp and /dev/shm (Jenkins' workspace@tmp or $WORKSPACE/tmp as java.io.tmpdir,
+     * -Dpatchgrade.scratch) a red-team candidate read the reference's stdout from that launcher's scratch while it
+     * ran, also with the base inside the project, which the runs are shown. Every scratch of the base is hidden now.
      */
     @Test
     void aRunCannotReadAnotherLaunchersScratch() throws Exception {
@@ -89,19 +89,23 @@ class RedSharedWorkerTest {
         // Not under /tmp: each run's /tmp is new, so a scratch there is out of sight whatever is hidden.
         Path varTmp = Path.of("/var/tmp");
         Assumptions.assumeTrue(Files.isDirectory(varTmp) && Files.isWritable(varTmp), "needs a writable /var/tmp");
-        Path base = Files.createTempDirectory(varTmp, "patchgrade-test-scratch-");
-        System.setProperty(Scratch.BASE_PROPERTY, base.toString());
-        try (Launcher reference = SandboxedRuns.open(dir); Launcher candidate = SandboxedRuns.open(dir)) {
-            assertThat(SandboxedRuns.sh(reference, dir, "echo REFERENCE-ANSWER").stdout().excerpt()).isEqualTo("REFERENCE-ANSWER\n");
-            try (var scratches = Files.list(base)) {
-                assertThat(scratches.filter(p -> p.getFileName().toString().startsWith(Scratch.PREFIX)).count()).as("two launchers' scratch")
-                        .isEqualTo(2);
+        Path outside = Files.createTempDirectory(varTmp, "patchgrade-test-scratch-");
+        try {
+            for (Path base : List.of(outside, Files.createDirectories(dir.resolve("target/scratch")))) {
+                System.setProperty(Scratch.BASE_PROPERTY, base.toString());
+                try (Launcher reference = SandboxedRuns.open(dir); Launcher candidate = SandboxedRuns.open(dir)) {
+                    assertThat(SandboxedRuns.sh(reference, dir, "echo REFERENCE-ANSWER").stdout().excerpt()).isEqualTo("REFERENCE-ANSWER\n");
+                    try (var scratches = Files.list(base)) {
+                        assertThat(scratches.filter(p -> p.getFileName().toString().startsWith(Scratch.PREFIX)).count())
+                                .as("two launchers' scratch").isEqualTo(2);
+                    }
+                    LaunchResult looked = SandboxedRuns.sh(candidate, dir, "ls -A " + base + " | wc -l; cat " + base + "/*/* 2>/dev/null | wc -c");
+                    assertThat(looked.stdout().excerpt()).as("the candidate looking into " + base).isEqualTo("0\n0\n");
+                }
             }
-            LaunchResult looked = SandboxedRuns.sh(candidate, dir, "ls -A " + base + " | wc -l; cat " + base + "/*/* 2>/dev/null | wc -c");
-            assertThat(looked.stdout().excerpt()).isEqualTo("0\n0\n");
         } finally {
             System.clearProperty(Scratch.BASE_PROPERTY);
-            Files.deleteIfExists(base);
+            Files.deleteIfExists(outside);
         }
     }
 

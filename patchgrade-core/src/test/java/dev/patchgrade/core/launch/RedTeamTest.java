@@ -122,6 +122,13 @@ class RedTeamTest {
             assertThat(hidden.usage().maxRssKb()).as("not the parent's own 1 MB").isNull();
             assertThat(hidden.usage().minorFaults()).isNull();
             assertThat(Usage.escapedWaitReason(hidden.usage().unwaitedCpuMicros(), "peak RSS")).contains("SIGCHLD");
+            // A child that execs a file it cannot read leaves PID 1's counters; a CPU cgroup still has its CPU (red team 7:
+            // 200 MB read as 1.6 MB here before the cgroup was asked too).
+            if (launcher.cpuLimitation() == null) {
+                LaunchResult unreadable = run(launcher, Fixtures.command("redteam"), "sigchld-ign-xonly-touch", "200");
+                assertThat(unreadable.stdout().excerpt()).isEqualTo("answer\n");
+                assertThat(unreadable.usage().maxRssKb()).as(unreadable.usage().toString()).isNull();
+            }
         }
     }
 
@@ -150,7 +157,8 @@ class RedTeamTest {
     @Test
     void aRunSeesNoRootOnlyKernelState() {
         try (Launcher launcher = open()) {
-            LaunchResult read = sh(launcher, "for f in /proc/kpagecgroup /proc/kpageflags /proc/timer_list /proc/slabinfo /proc/key-users; do "
+            LaunchResult read = sh(launcher, "for f in /proc/kpagecgroup /proc/kpageflags /proc/timer_list /proc/slabinfo /proc/key-users /proc/vmstat "
+                    + "/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/stats/anon_fault_alloc; do "
                     + "[ -e $f ] && echo \"$f $(head -c 64 $f | wc -c)\"; done; for d in /sys/kernel/debug /sys/kernel/tracing; do ls -A $d 2>/dev/null | wc -l; done");
             assertThat(read.stdout().excerpt().lines().toList()).as(read.stdout().excerpt())
                     .allMatch(line -> line.endsWith(" 0") || line.equals("0"));
