@@ -50,6 +50,7 @@
  *                         from inherited perf counters
  *   sigchld-ign-xonly-touch MB   the same, the unreadable copy touching MB of fresh memory (mode touch)
  *   touch MB              touches MB of fresh memory
+ *   threads ROUNDS        starts and joins 8 threads that do nothing, ROUNDS times: "threads done"
  *   burn MS               burns MS ms of CPU
  *   lo-store BYTES / lo-load   BYTES sent over loopback (UDP to itself), kept in the byte counts of
  *                         the network namespace: "stored:N" / "lo:N", N loopback's received bytes
@@ -84,6 +85,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -98,6 +100,10 @@
 #define KEY_SPEC_USER_KEYRING -4
 #define KEYCTL_READ 11
 #define KEYCTL_GET_PERSISTENT 22
+
+static void *idle_thread(void *arg) {
+    return arg;
+}
 
 static long ring(const char *mode) {
     if (strncmp(mode, "persistent", 10) == 0) return syscall(SYS_keyctl, KEYCTL_GET_PERSISTENT, -1, KEY_SPEC_USER_KEYRING);
@@ -676,6 +682,17 @@ int main(int argc, char **argv) {
         double seconds = atol(argv[2]) / 1000.0;
         volatile unsigned long x = 1;
         while (cpu_seconds() < seconds) x = x * 6364136223846793005UL + 1;
+        return 0;
+    }
+    if (strcmp(mode, "threads") == 0 && argc > 2) {
+        for (long round = 0; round < atol(argv[2]); round++) {
+            pthread_t threads[8];
+            for (int i = 0; i < 8; i++) {
+                if (pthread_create(&threads[i], NULL, idle_thread, NULL) != 0) return 5;
+            }
+            for (int i = 0; i < 8; i++) pthread_join(threads[i], NULL);
+        }
+        printf("threads done\n");
         return 0;
     }
     if (strcmp(mode, "touch") == 0 && argc > 2) {

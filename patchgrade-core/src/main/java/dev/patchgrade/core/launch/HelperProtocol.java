@@ -25,7 +25,7 @@ final class HelperProtocol {
     private static final int ENOSPC = 28;
     private static final Set<String> DONE_KEYS = Set.of("status", "code", "signal", "signame", "timed_out", "maxrss_kb",
             "utime_us", "stime_us", "minflt", "majflt", "inblock", "oublock", "wall_us", "leftovers", "cpu_wait_us", "leader_cpu_us",
-            "tree_rss_kb", "unwaited_cpu_us", "init_cpu_us");
+            "tree_rss_kb", "unwaited_cpu_us", "init_cpu_us", "tasks");
 
     private HelperProtocol() {}
 

@@ -1213,8 +1213,11 @@ static int cgroup_cpu_start(long long *user, long long *system) {
 
 /* Raises a reply's utime_us/stime_us to the cgroup's figures where those are clearly higher (more
  * than our own overhead per run): CPU spent in processes no wait4 saw. */
-/* Against a CPU cgroup, whose account is rusage's own: what the launcher's own work leaves unexplained. */
+/* Against a CPU cgroup, whose account is rusage's own: what the launcher's own work leaves unexplained, and per
+ * task the run made, what a thread spends after its time joined its process's (red team: 4.8 us a thread, so
+ * 2,400 short threads of an honest program measured 12-17 ms). */
 #define UNWAITED_CGROUP_NOISE_US 2000
+#define UNWAITED_CGROUP_US_PER_TASK 10
 
 /* The number after " KEY=" in an answer line, or -1. */
 static long long line_field(const char *line, const char *key) {
@@ -1257,10 +1260,16 @@ static void apply_cgroup_cpu(char *line, size_t size, int had, long long user0, 
     cpu_mark_system = system1;
     cpu_mark_own = own;
     long long utime = line_field(line, "utime_us"), stime = line_field(line, "stime_us");
-    long long unwaited = line_field(line, "unwaited_cpu_us"), init = line_field(line, "init_cpu_us");
+    long long unwaited = line_field(line, "unwaited_cpu_us"), init = line_field(line, "init_cpu_us"), tasks = line_field(line, "tasks");
     if (utime < 0 || stime < 0) return;
     long long excess = user1 - user0 + system1 - system0 - (utime + stime) - (init > 0 ? init : 0) - (helper_cpu > 0 ? helper_cpu : 0);
-    if (excess > UNWAITED_CGROUP_NOISE_US) {
+    if (tasks < 0) {
+        /* No PID namespace, so no count of the tasks the run made: the CPU is repaired past a wide margin, and
+         * no escape is told (the sandbox is off: the report says the verdict is not tamper-proof). */
+        if (excess > 20000) set_line_field(line, size, "utime_us", utime + excess);
+        return;
+    }
+    if (excess > UNWAITED_CGROUP_NOISE_US + tasks * UNWAITED_CGROUP_US_PER_TASK) {
         set_line_field(line, size, "utime_us", utime + excess);
         set_line_field(line, size, "unwaited_cpu_us", (unwaited > 0 ? unwaited : 0) + excess);
     } else if (unwaited < 0) {
@@ -1770,6 +1779,16 @@ static long long task_clock_us(void) {
  * read-only; -1 where the kernel has no such file (the channel then stays open). */
 static int last_pid_fd = -1;
 
+/* How many tasks (processes and threads) the run made: the pid counter was set back to 1 before it. */
+static long long tasks_created(void) {
+    char text[32];
+    ssize_t n = last_pid_fd >= 0 ? pread(last_pid_fd, text, sizeof text - 1, 0) : -1;
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    long long last = atoll(text);
+    return last >= 1 ? last - 1 : -1;
+}
+
 static void reset_last_pid(void) {
     if (last_pid_fd >= 0 && pwrite(last_pid_fd, "1", 1, 0) != 1) { /* a kernel that refuses: as without the file */ }
 }
@@ -2019,12 +2038,12 @@ static void serve_runs(int sock) {
                 snprintf(line, sizeof line,
                         "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%ld utime_us=%lld "
                         "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d cpu_wait_us=%lld leader_cpu_us=%lld "
-                        "unwaited_cpu_us=%lld init_cpu_us=%lld\n",
+                        "unwaited_cpu_us=%lld init_cpu_us=%lld tasks=%lld\n",
                         signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
                         signaled ? signal_name(sig) : "-", out.timed_out, (long)u->ru_maxrss, utime, stime,
                         (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock, out.wall_us,
                         out.tree.leftovers, out.cpu_wait_us, out.leader_cpu_us, unwaited,
-                        own_start >= 0 && own_end >= own_start ? own_end - own_start : 0);
+                        own_start >= 0 && own_end >= own_start ? own_end - own_start : 0, tasks_created());
                 reply_line(sock, line);
             }
         }
@@ -2090,7 +2109,7 @@ static void init_main(int sock, int report, int net_maker) {
     char proc_options[64];
     snprintf(proc_options, sizeof proc_options, "hidepid=2,gid=%u", getegid() == 0 ? 1u : 0u);
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, proc_options) != 0) zygote_fail(report, "proc");
-    last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+    last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_RDWR | O_CLOEXEC);
     /* The runs see a second instance over this one, read-only: writing /proc/self/clear_refs resets a
      * process's peak RSS, the very figure wait4 reports (a red-team run touched 256 MB, reset it and
      * passed a 20 MB ceiling). Stdout reopened through /proc/self/fd is the file's own mount, so it
@@ -2428,7 +2447,7 @@ static int serve_direct(struct request *r) {
     snprintf(line, sizeof line,
             "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%lld utime_us=%lld "
             "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d cpu_wait_us=%lld leader_cpu_us=%lld "
-            "unwaited_cpu_us=-1 init_cpu_us=0 tree_rss_kb=%lld",
+            "unwaited_cpu_us=-1 init_cpu_us=0 tasks=-1 tree_rss_kb=%lld",
             signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
             signaled ? signal_name(sig) : "-", out.timed_out, maxrss_kb,
             (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec,

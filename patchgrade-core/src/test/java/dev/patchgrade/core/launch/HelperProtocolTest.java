@@ -13,7 +13,7 @@ class HelperProtocolTest {
     @Test
     void anAnswerCountsOnlyWithTheTokenOfItsOwnRun() {
         String done = "done status=exited code=0 signal=0 signame=- timed_out=0 maxrss_kb=1 utime_us=1 stime_us=1 minflt=1 majflt=0 "
-                + "inblock=0 oublock=0 wall_us=1 leftovers=0 cpu_wait_us=0 leader_cpu_us=1 unwaited_cpu_us=0 init_cpu_us=0 tree_rss_kb=-1";
+                + "inblock=0 oublock=0 wall_us=1 leftovers=0 cpu_wait_us=0 leader_cpu_us=1 unwaited_cpu_us=0 init_cpu_us=0 tasks=1 tree_rss_kb=-1";
         assertThat(HelperProtocol.valid(HelperProtocol.parse(done + " run=" + TOKEN), TOKEN)).isTrue();
         assertThat(HelperProtocol.valid(HelperProtocol.parse(done), TOKEN)).as("no token").isFalse();
         assertThat(HelperProtocol.valid(HelperProtocol.parse(done + " run=beef"), TOKEN)).as("another run's token").isFalse();

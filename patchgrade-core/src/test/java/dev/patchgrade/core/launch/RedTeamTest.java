@@ -116,6 +116,10 @@ class RedTeamTest {
             LaunchResult tree = sh(launcher, Fixtures.command("touch_mb") + " 20 & " + Fixtures.command("touch_mb") + " 30; wait");
             assertThat(tree.usage().processEscapedWait()).as("every process of an honest tree is waited for: " + tree.usage()).isFalse();
             assertThat(tree.usage().maxRssKb()).isGreaterThan(30_000L);
+            // Each thread spends a few microseconds after its time joined its process's: 2,400 of them are no escape.
+            LaunchResult threads = run(launcher, Fixtures.command("redteam"), "threads", "300");
+            assertThat(threads.stdout().excerpt()).isEqualTo("threads done\n");
+            assertThat(threads.usage().processEscapedWait()).as("short threads: " + threads.usage()).isFalse();
             LaunchResult hidden = run(launcher, Fixtures.command("redteam"), "sigchld-ign-touch", "200");
             assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
             assertThat(hidden.usage().processEscapedWait()).as(hidden.usage().toString()).isTrue();
