@@ -162,7 +162,7 @@ class RedTeamTest {
     void aRunSeesNoRootOnlyKernelState() {
         try (Launcher launcher = open()) {
             LaunchResult read = sh(launcher, "for f in /proc/kpagecgroup /proc/kpageflags /proc/timer_list /proc/slabinfo /proc/key-users /proc/vmstat "
-                    + "/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/stats/anon_fault_alloc; do "
+                    + "/sys/kernel/mm/transparent_hugepage/hugepages-2048kB/stats/anon_fault_alloc /sys/devices/system/node/node0/vmstat; do "
                     + "[ -e $f ] && echo \"$f $(head -c 64 $f | wc -c)\"; done; for d in /sys/kernel/debug /sys/kernel/tracing; do ls -A $d 2>/dev/null | wc -l; done");
             assertThat(read.stdout().excerpt().lines().toList()).as(read.stdout().excerpt())
                     .allMatch(line -> line.endsWith(" 0") || line.equals("0"));
@@ -341,7 +341,9 @@ class RedTeamTest {
         String candidate = Fixtures.command("redteam");
         try (Launcher launcher = open()) {
             run(launcher, candidate, "slot-store", "4242");
-            assertThat(run(launcher, candidate, "slot-load").stdout().excerpt()).doesNotContain("4242");
+            // "xattr:VALUE atime:SECONDS": the time itself may contain the digits (1796144242 did), so compare whole fields.
+            List<String> fields = List.of(run(launcher, candidate, "slot-load").stdout().excerpt().strip().split(" "));
+            assertThat(fields).doesNotContain("xattr:4242", "atime:4242");
         }
     }
 
