@@ -1568,6 +1568,22 @@ static void build_root(int report) {
         if ((hidden_dirs[hidden_dir_count++] = open(stats, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "thp_open");
     }
     if (thp) closedir(thp);
+    /* And each NUMA node's copy of /proc/vmstat (nr_foll_pin_acquired moves by one per O_DIRECT page read, which
+     * read access to any file allows: 900 written, 900 read on another worker) and its numastat. */
+    DIR *nodes = opendir("/newroot/sys/devices/system/node");
+    struct dirent *node;
+    while (nodes && (node = readdir(nodes)) != NULL) {
+        if (strncmp(node->d_name, "node", 4) != 0 || node->d_name[4] < '0' || node->d_name[4] > '9' || strlen(node->d_name) > 40) continue;
+        static const char *const counters[] = {"vmstat", "numastat"};
+        for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++) {
+            char path[128];
+            snprintf(path, sizeof path, "/newroot/sys/devices/system/node/%s/%s", node->d_name, counters[i]);
+            struct stat st;
+            if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+            if (mount("/newroot/dev/null", path, NULL, MS_BIND, NULL) != 0) zygote_fail(report, "node_mask");
+        }
+    }
+    if (nodes) closedir(nodes);
     /* Hidden: an empty tmpfs over a directory, an empty mode-0 file over a file. A hiding tmpfs stays
      * writable until later operations have their mount points in it, then becomes read-only. */
     for (int i = 0; i < spec.count; i++) {
