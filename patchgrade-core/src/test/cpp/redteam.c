@@ -50,6 +50,8 @@
  *                         from inherited perf counters
  *   sigchld-ign-xonly-touch MB   the same, the unreadable copy touching MB of fresh memory (mode touch)
  *   touch MB              touches MB of fresh memory
+ *   burn-pids N           N times clone3 and clone with CLONE_PIDFD and no descriptor free, which take a pid
+ *                         and fail: "clone3 errno=E clone errno=E next pid P" (P: a fork's pid after them)
  *   threads ROUNDS        starts and joins 8 threads that do nothing, ROUNDS times: "threads done"
  *   burn MS               burns MS ms of CPU
  *   lo-store BYTES / lo-load   BYTES sent over loopback (UDP to itself), kept in the byte counts of
@@ -87,6 +89,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -682,6 +685,35 @@ int main(int argc, char **argv) {
         double seconds = atol(argv[2]) / 1000.0;
         volatile unsigned long x = 1;
         while (cpu_seconds() < seconds) x = x * 6364136223846793005UL + 1;
+        return 0;
+    }
+    if (strcmp(mode, "burn-pids") == 0 && argc > 2) {
+        /* Clones that fail after their pid was taken: CLONE_PIDFD with no descriptor free for the pidfd. */
+        struct rlimit files;
+        getrlimit(RLIMIT_NOFILE, &files);
+        files.rlim_cur = 64;
+        setrlimit(RLIMIT_NOFILE, &files);
+        while (dup(0) >= 0) { }
+        int clone3_errno = 0, clone_errno = 0;
+        for (long i = 0; i < atol(argv[2]); i++) {
+            unsigned long long args[8] = {0};
+            int pidfd = -1;
+            args[0] = 0x1000 /* CLONE_PIDFD */;
+            args[1] = (unsigned long long)(unsigned long)&pidfd;
+            args[4] = SIGCHLD;
+            long made = syscall(435 /* clone3 */, args, sizeof args);
+            if (made == 0) _exit(0);
+            if (made < 0) clone3_errno = errno;
+            made = syscall(SYS_clone, 0x1000 /* CLONE_PIDFD */ | SIGCHLD, 0, &pidfd, 0, 0);
+            if (made == 0) _exit(0);
+            if (made < 0) clone_errno = errno;
+        }
+        for (int fd = 3; fd < 64; fd++) close(fd);
+        while (waitpid(-1, NULL, WNOHANG) > 0) { }
+        pid_t probe = fork();
+        if (probe == 0) _exit(0);
+        waitpid(probe, NULL, 0);
+        printf("clone3 errno=%d clone errno=%d next pid %d\n", clone3_errno, clone_errno, (int)probe);
         return 0;
     }
     if (strcmp(mode, "threads") == 0 && argc > 2) {

@@ -618,13 +618,15 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
 #define PG_MADV_COLD 20
 #define PG_MADV_PAGEOUT 21
 #define PG_RWF_NOWAIT 0x8
+#define PG_NR_CLONE3 435 /* Linux 5.3, one number everywhere */
+#define PG_CLONE_PIDFD 0x1000
 static int confine_syscalls(void) {
 #ifdef PG_NATIVE_ARCH
     /* Every instruction sits at the index it is written with and every jump names its target, so
      * no offset is counted by hand: a wrong one would silently allow everything. Each index must be
      * written once: one left out is a zero instruction (A = 0), one twice is a -Woverride-init warning. */
-    enum { COMPAT = 28, SOCKET = 57, PAIR = 61, FADV = 67, MADV = 69, RWF = 72, PID1 = 75, PRIO = 77, IOPRIO = 82, FCNTL = 87,
-        ALLOW = 89, NOSYS = 90, ACCES = 91, NOAF = 92, KILL = 93, NOOP = 94, NOTSUP = 95, PERM = 96, LENGTH = 97 };
+    enum { COMPAT = 30, SOCKET = 61, PAIR = 65, FADV = 71, MADV = 73, RWF = 76, PID1 = 79, PRIO = 81, IOPRIO = 86, FCNTL = 91,
+        CLONE = 93, ALLOW = 96, NOSYS = 97, ACCES = 98, NOAF = 99, KILL = 100, NOOP = 101, NOTSUP = 102, PERM = 103, LENGTH = 104 };
 #define PG_TO(at, label) ((label) - (at) - 1)
 #define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
 #define PG_JEQ(at, value, then, otherwise) [at] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), PG_TO(at, then), PG_TO(at, otherwise))
@@ -666,94 +668,105 @@ static int confine_syscalls(void) {
         /* Leases on host files (the target owns them when Maven is root): a write lease on /etc/ld.so.cache
          * held for a run stalled every exec on the host. */
         PG_IF(26, __NR_fcntl, FCNTL),
-        PG_GOTO(27, ALLOW),
+        /* A clone that fails after its pid was taken moves the pid counter without making a task; a run
+         * that burnt 120,000 pids this way (CLONE_PIDFD with no descriptor free) bought itself the escape
+         * allowance of as many tasks. clone3 is refused as Docker refuses it (glibc falls back to clone). */
+        PG_IF(27, PG_NR_CLONE3, NOSYS),
+        PG_IF(28, __NR_clone, CLONE),
+        PG_GOTO(29, ALLOW),
         /* COMPAT: 32-bit calls (int 0x80 works from any x86_64 program too), by i386's numbers. A
          * still holds the arch; aarch64 has no compat arch of ours (0 never matches): an arch not
          * checked here (32-bit ARM under aarch64) ends the process. */
-        PG_JEQ(28, PG_COMPAT_ARCH, 29, KILL),
-        PG_LOAD(29, nr),
-        PG_IF(30, 286 /* add_key */, NOSYS),
-        PG_IF(31, 287 /* request_key */, NOSYS),
-        PG_IF(32, 288 /* keyctl */, NOSYS),
-        PG_IF(33, 425 /* io_uring_setup */, NOSYS),
-        PG_IF(34, 426 /* io_uring_enter */, NOSYS),
-        PG_IF(35, 427 /* io_uring_register */, NOSYS),
-        PG_IF(36, 102 /* socketcall */, NOSYS),
-        PG_IF(37, 359 /* socket */, SOCKET),
-        PG_IF(38, 360 /* socketpair */, PAIR),
-        PG_IF(39, 218 /* mincore */, NOSYS),
-        PG_IF(40, PG_NR_CACHESTAT, NOSYS),
-        PG_IF(41, PG_NR_PROCESS_MADVISE, NOSYS),
+        PG_JEQ(30, PG_COMPAT_ARCH, 31, KILL),
+        PG_LOAD(31, nr),
+        PG_IF(32, 286 /* add_key */, NOSYS),
+        PG_IF(33, 287 /* request_key */, NOSYS),
+        PG_IF(34, 288 /* keyctl */, NOSYS),
+        PG_IF(35, 425 /* io_uring_setup */, NOSYS),
+        PG_IF(36, 426 /* io_uring_enter */, NOSYS),
+        PG_IF(37, 427 /* io_uring_register */, NOSYS),
+        PG_IF(38, 102 /* socketcall */, NOSYS),
+        PG_IF(39, 359 /* socket */, SOCKET),
+        PG_IF(40, 360 /* socketpair */, PAIR),
+        PG_IF(41, 218 /* mincore */, NOSYS),
+        PG_IF(42, PG_NR_CACHESTAT, NOSYS),
+        PG_IF(43, PG_NR_PROCESS_MADVISE, NOSYS),
         /* i386 splits the 64-bit offsets over two arguments, so the advice moves: none is done. */
-        PG_IF(42, 250 /* fadvise64 */, NOOP),
-        PG_IF(43, 272 /* fadvise64_64 */, NOOP),
-        PG_IF(44, 219 /* madvise */, MADV),
-        PG_IF(45, 378 /* preadv2 */, RWF),
-        PG_IF(46, 379 /* pwritev2 */, RWF),
-        PG_IF(47, 340 /* prlimit64 */, PID1),
-        PG_IF(48, 241 /* sched_setaffinity */, PID1),
-        PG_IF(49, 156 /* sched_setscheduler */, PID1),
-        PG_IF(50, 154 /* sched_setparam */, PID1),
-        PG_IF(51, 351 /* sched_setattr */, PID1),
-        PG_IF(52, 97 /* setpriority */, PRIO),
-        PG_IF(53, 289 /* ioprio_set */, IOPRIO),
-        PG_IF(54, 55 /* fcntl */, FCNTL),
-        PG_IF(55, 221 /* fcntl64 */, FCNTL),
-        PG_GOTO(56, ALLOW),
+        PG_IF(44, 250 /* fadvise64 */, NOOP),
+        PG_IF(45, 272 /* fadvise64_64 */, NOOP),
+        PG_IF(46, 219 /* madvise */, MADV),
+        PG_IF(47, 378 /* preadv2 */, RWF),
+        PG_IF(48, 379 /* pwritev2 */, RWF),
+        PG_IF(49, 340 /* prlimit64 */, PID1),
+        PG_IF(50, 241 /* sched_setaffinity */, PID1),
+        PG_IF(51, 156 /* sched_setscheduler */, PID1),
+        PG_IF(52, 154 /* sched_setparam */, PID1),
+        PG_IF(53, 351 /* sched_setattr */, PID1),
+        PG_IF(54, 97 /* setpriority */, PRIO),
+        PG_IF(55, 289 /* ioprio_set */, IOPRIO),
+        PG_IF(56, 55 /* fcntl */, FCNTL),
+        PG_IF(57, 221 /* fcntl64 */, FCNTL),
+        PG_IF(58, PG_NR_CLONE3, NOSYS),
+        PG_IF(59, 120 /* clone */, CLONE),
+        PG_GOTO(60, ALLOW),
         /* SOCKET: socket(family, type, protocol). An argument's low 32 bits (little-endian): the int
          * the kernel reads, whatever the high bits hold. */
-        PG_LOAD(57, args[0]),
-        PG_IF(58, AF_VSOCK, NOAF),
-        PG_IF(59, AF_UNIX, ACCES),
-        PG_GOTO(60, ALLOW),
+        PG_LOAD(61, args[0]),
+        PG_IF(62, AF_VSOCK, NOAF),
+        PG_IF(63, AF_UNIX, ACCES),
+        PG_GOTO(64, ALLOW),
         /* PAIR: socketpair(family, type, protocol, sv), the type without SOCK_NONBLOCK and SOCK_CLOEXEC
          * (any other flag bit is EINVAL in the kernel). */
-        PG_LOAD(61, args[0]),
-        PG_JEQ(62, AF_UNIX, 63, ALLOW),
-        PG_LOAD(63, args[1]),
-        [64] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-        PG_IF(65, SOCK_STREAM, ALLOW),
-        PG_JEQ(66, SOCK_SEQPACKET, ALLOW, ACCES),
+        PG_LOAD(65, args[0]),
+        PG_JEQ(66, AF_UNIX, 67, ALLOW),
+        PG_LOAD(67, args[1]),
+        [68] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+        PG_IF(69, SOCK_STREAM, ALLOW),
+        PG_JEQ(70, SOCK_SEQPACKET, ALLOW, ACCES),
         /* FADV: fadvise64(fd, offset, len, advice): dropping the file's cached pages does nothing. */
-        PG_LOAD(67, args[3]),
-        PG_JEQ(68, POSIX_FADV_DONTNEED, NOOP, ALLOW),
+        PG_LOAD(71, args[3]),
+        PG_JEQ(72, POSIX_FADV_DONTNEED, NOOP, ALLOW),
         /* MADV: madvise(addr, len, advice): reclaiming a mapping's pages does nothing. */
-        PG_LOAD(69, args[2]),
-        PG_IF(70, PG_MADV_COLD, NOOP),
-        PG_JEQ(71, PG_MADV_PAGEOUT, NOOP, ALLOW),
+        PG_LOAD(73, args[2]),
+        PG_IF(74, PG_MADV_COLD, NOOP),
+        PG_JEQ(75, PG_MADV_PAGEOUT, NOOP, ALLOW),
         /* RWF: preadv2/pwritev2(fd, iov, count, pos_l, pos_h, flags) with RWF_NOWAIT, which fails where the
          * data is not cached and so asks without caching: refused as a file system without it refuses. */
-        PG_LOAD(72, args[5]),
-        [73] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
-        PG_JEQ(74, 0, ALLOW, NOTSUP),
+        PG_LOAD(76, args[5]),
+        [77] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
+        PG_JEQ(78, 0, ALLOW, NOTSUP),
         /* PID1: a call whose first argument is a pid, refused for pid 1. */
-        PG_LOAD(75, args[0]),
-        PG_JEQ(76, 1, PERM, ALLOW),
+        PG_LOAD(79, args[0]),
+        PG_JEQ(80, 1, PERM, ALLOW),
         /* PRIO: setpriority(which, who, prio): refused for every process of the uid (PID 1 among them) and
          * for pid 1. */
-        PG_LOAD(77, args[0]),
-        PG_IF(78, PRIO_USER, PERM),
-        PG_JEQ(79, PRIO_PROCESS, 80, ALLOW),
-        PG_LOAD(80, args[1]),
-        PG_JEQ(81, 1, PERM, ALLOW),
+        PG_LOAD(81, args[0]),
+        PG_IF(82, PRIO_USER, PERM),
+        PG_JEQ(83, PRIO_PROCESS, 84, ALLOW),
+        PG_LOAD(84, args[1]),
+        PG_JEQ(85, 1, PERM, ALLOW),
         /* IOPRIO: ioprio_set(which, who, ioprio), alike (IOPRIO_WHO_PROCESS 1, IOPRIO_WHO_USER 3). */
-        PG_LOAD(82, args[0]),
-        PG_IF(83, 3, PERM),
-        PG_JEQ(84, 1, 85, ALLOW),
-        PG_LOAD(85, args[1]),
-        PG_JEQ(86, 1, PERM, ALLOW),
+        PG_LOAD(86, args[0]),
+        PG_IF(87, 3, PERM),
+        PG_JEQ(88, 1, 89, ALLOW),
+        PG_LOAD(89, args[1]),
+        PG_JEQ(90, 1, PERM, ALLOW),
         /* FCNTL: fcntl(fd, cmd, arg), refused for F_SETLEASE. */
-        PG_LOAD(87, args[1]),
-        PG_JEQ(88, F_SETLEASE, PERM, ALLOW),
-        PG_RETURN(89, SECCOMP_RET_ALLOW),
-        PG_RETURN(90, SECCOMP_RET_ERRNO | ENOSYS),
-        PG_RETURN(91, SECCOMP_RET_ERRNO | EACCES),
-        PG_RETURN(92, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
-        PG_RETURN(93, SECCOMP_RET_KILL_PROCESS),
+        PG_LOAD(91, args[1]),
+        PG_JEQ(92, F_SETLEASE, PERM, ALLOW),
+        /* CLONE: clone(flags, ...), refused with CLONE_PIDFD (see above). */
+        PG_LOAD(93, args[0]),
+        [94] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_CLONE_PIDFD),
+        PG_JEQ(95, 0, ALLOW, PERM),
+        PG_RETURN(96, SECCOMP_RET_ALLOW),
+        PG_RETURN(97, SECCOMP_RET_ERRNO | ENOSYS),
+        PG_RETURN(98, SECCOMP_RET_ERRNO | EACCES),
+        PG_RETURN(99, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+        PG_RETURN(100, SECCOMP_RET_KILL_PROCESS),
         /* Errno 0: the call returns success without being made. */
-        PG_RETURN(94, SECCOMP_RET_ERRNO | 0),
-        PG_RETURN(95, SECCOMP_RET_ERRNO | EOPNOTSUPP),
-        PG_RETURN(96, SECCOMP_RET_ERRNO | EPERM),
+        PG_RETURN(101, SECCOMP_RET_ERRNO | 0),
+        PG_RETURN(102, SECCOMP_RET_ERRNO | EOPNOTSUPP),
+        PG_RETURN(103, SECCOMP_RET_ERRNO | EPERM),
     };
 #undef PG_TO
 #undef PG_LOAD
@@ -1547,7 +1560,13 @@ static void build_root(int report) {
      * debug file systems, firmware tables, security and BPF state. */
     static const char *const runtime_dirs[] = {"/newroot/run", "/newroot/var/run", "/newroot/sys/fs/cgroup", "/newroot/sys/kernel/tracing",
                                                "/newroot/sys/kernel/debug", "/newroot/sys/kernel/security", "/newroot/sys/firmware",
-                                               "/newroot/sys/fs/bpf"};
+                                               "/newroot/sys/fs/bpf",
+                                               /* Counters that are host-wide, exact and quiet: khugepaged's pages_collapsed took
+                                                * +5 from one worker's run for another's to read; slab sizes such as kioctx's stay
+                                                * where a run left them for tens of seconds. */
+                                               "/newroot/sys/kernel/mm/transparent_hugepage/khugepaged", "/newroot/sys/kernel/mm/ksm",
+                                               "/newroot/sys/kernel/mm/damon", "/newroot/sys/kernel/mm/hugepages",
+                                               "/newroot/sys/kernel/mm/swap", "/newroot/sys/kernel/mm/numa", "/newroot/sys/kernel/slab"};
     for (size_t i = 0; i < sizeof runtime_dirs / sizeof runtime_dirs[0]; i++) {
         struct stat st;
         if (lstat(runtime_dirs[i], &st) != 0 || !S_ISDIR(st.st_mode)) continue; /* /var/run is a link to /run */
