@@ -104,6 +104,15 @@
 #define KEYCTL_READ 11
 #define KEYCTL_GET_PERSISTENT 22
 
+/* MB of fresh anonymous memory, every page touched; NULL when it cannot be mapped. */
+static char *touch_fresh(const char *mb, size_t *bytes) {
+    *bytes = (size_t)atol(mb) << 20;
+    char *memory = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) return NULL;
+    for (size_t i = 0; i < *bytes; i += 4096) memory[i] = 1;
+    return memory;
+}
+
 static void *idle_thread(void *arg) {
     return arg;
 }
@@ -728,11 +737,8 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(mode, "touch") == 0 && argc > 2) {
-        size_t bytes = (size_t)atol(argv[2]) << 20;
-        char *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (memory == MAP_FAILED) return 5;
-        for (size_t i = 0; i < bytes; i += 4096) memory[i] = 1;
-        return 0;
+        size_t bytes;
+        return touch_fresh(argv[2], &bytes) ? 0 : 5;
     }
     if ((strcmp(mode, "sigchld-ign-xonly") == 0 || strcmp(mode, "sigchld-ign-xonly-touch") == 0) && argc > 2) {
         char copy[64];
@@ -754,10 +760,9 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(mode, "touch-forget") == 0 && argc > 2) {
-        size_t bytes = (size_t)atol(argv[2]) << 20;
-        char *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (memory == MAP_FAILED) return 5;
-        for (size_t i = 0; i < bytes; i += 4096) memory[i] = 1;
+        size_t bytes;
+        char *memory = touch_fresh(argv[2], &bytes);
+        if (!memory) return 5;
         munmap(memory, bytes);
         int fd = open("/proc/self/clear_refs", O_WRONLY);
         if (fd < 0 || write(fd, "5", 1) != 1) {
@@ -768,14 +773,11 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(mode, "sigchld-ign-touch") == 0 && argc > 2) {
-        size_t bytes = (size_t)atol(argv[2]) << 20;
         signal(SIGCHLD, SIG_IGN);
         pid_t pid = fork();
         if (pid == 0) {
-            char *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (memory == MAP_FAILED) _exit(5);
-            for (size_t i = 0; i < bytes; i += 4096) memory[i] = 1;
-            _exit(0);
+            size_t bytes;
+            _exit(touch_fresh(argv[2], &bytes) ? 0 : 5);
         }
         while (kill(pid, 0) == 0) usleep(10000);
         printf("answer\n");

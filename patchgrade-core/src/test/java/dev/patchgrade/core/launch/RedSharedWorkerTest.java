@@ -10,29 +10,13 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Red team, round 3, sandbox on: what the runs of one worker share beyond their namespaces. Unix sockets a run left
  * in a garbage cycle (with memory in flight in them), the worker's PID 1 (its /proc files: what it reaped, and some
  * writable by the target's uid when Maven runs as root), and the scheduler's autogroup of the session.
  */
-class RedSharedWorkerTest {
-    @TempDir
-    Path dir;
-
-    private Launcher open() {
-        return SandboxedRuns.open(dir);
-    }
-
-    private LaunchResult run(Launcher launcher, String... command) {
-        return SandboxedRuns.run(launcher, dir, command);
-    }
-
-    private LaunchResult sh(Launcher launcher, String script) {
-        return SandboxedRuns.sh(launcher, dir, script);
-    }
-
+class RedSharedWorkerTest extends SandboxedRunTest {
     /**
      * A socketpair whose ends were sent over each other is reachable from no process once the run is gone, and the
      * kernel (6.10 and later) collects it only when over 16,000 descriptors are in flight: 64 MB of memfds in flight

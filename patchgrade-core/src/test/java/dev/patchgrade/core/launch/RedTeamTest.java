@@ -13,34 +13,18 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Attacks a cheating candidate makes on the sandbox, each asserting the secure behaviour. A run must
  * not leave anything the next run of the same worker can read (the zygote's user, mount and network
  * namespaces are reused), must not write to the host kernel, and must not hide its cost.
  */
-class RedTeamTest {
-    @TempDir
-    Path dir;
-
+class RedTeamTest extends SandboxedRunTest {
     private final GradeLog log = GradeLog.SILENT;
 
     @org.junit.jupiter.api.BeforeEach
     void needsTheSandbox() {
         dev.patchgrade.core.SandboxAvailability.assumeAvailable();
-    }
-
-    private Launcher open() {
-        return SandboxedRuns.open(dir);
-    }
-
-    private LaunchResult run(Launcher launcher, String... command) {
-        return SandboxedRuns.run(launcher, dir, command);
-    }
-
-    private LaunchResult sh(Launcher launcher, String script) {
-        return SandboxedRuns.sh(launcher, dir, script);
     }
 
     /** The user keyring lives in the zygote's user namespace, which every run of the worker shares. */
