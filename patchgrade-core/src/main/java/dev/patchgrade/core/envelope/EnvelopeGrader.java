@@ -104,8 +104,9 @@ public final class EnvelopeGrader {
                         || expectedStdoutSha256.equals(run.stdoutSha256())))) {
                     throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, envelope.file() + ": key \"max_instructions\" sets a ceiling on "
                             + "instructions, which could not be counted here: " + (instructions == null ? "no counter was run"
-                                    : instructions.problem()) + ". Grading it would be a guess, so nothing was graded. Install valgrind "
-                            + "(or allow perf_event_open), or remove the key if instructions are not to be graded");
+                                    : instructions.problem()) + ". Grading it would be a guess, so nothing was graded. "
+                            + (instructions == null ? "Install valgrind (or allow perf_event_open)" : "Fix what stopped the count")
+                            + ", or remove the key if instructions are not to be graded");
                 }
                 // A run that failed (or printed other than the expected stdout) already rejects; its tree needs no count.
                 continue;

@@ -16,7 +16,7 @@ public record EnvelopeRun(
         Long minorFaults, Long majorFaults, Long blockInputs, Long blockOutputs,
         String stdoutSha256, String stdoutExcerpt, String stderrExcerpt, Long treeRssKb, int leftovers, Long unwaitedCpuMicros) {
 
-    /** {@code unwaitedCpuMicros}: see {@link Usage#unwaitedCpuMicros}; past its noise, the per-process figures are {@code null}. */
+    /** Without {@code unwaitedCpuMicros} ({@link Usage#unwaitedCpuMicros}): nothing told whether a process escaped wait4. */
     public EnvelopeRun(Integer exitCode, String signal, boolean timedOut, boolean outputLimited, Long maxRssKb, Long userMicros,
             Long systemMicros, long wallMillis, Long minorFaults, Long majorFaults, Long blockInputs, Long blockOutputs,
             String stdoutSha256, String stdoutExcerpt, String stderrExcerpt, Long treeRssKb, int leftovers) {

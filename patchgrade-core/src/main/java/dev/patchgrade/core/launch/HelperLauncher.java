@@ -143,12 +143,14 @@ final class HelperLauncher implements Launcher {
             return "CPU figures (user_us, sys_us) count processes reaped through wait4 and, for a child the kernel reaps itself (its "
                     + "parent ignores SIGCHLD), an inherited perf task-clock counter; but a child that execs a file it cannot read "
                     + "becomes undumpable and leaves that counter, and if the kernel reaps it too, its CPU is missing, and so are its "
-                    + "peak RSS, faults and I/O (max_rss_kb...): no cgroup of patchgrade's own cross-checks them here. Give the build a writable cgroup v1 cpuacct hierarchy, or a delegated cgroup v2 subtree, to close "
+                    + "peak RSS, faults and I/O (max_rss_kb...): no cgroup of patchgrade's own cross-checks them here. Give the build "
+                    + "a writable cgroup v1 cpuacct hierarchy, or a delegated cgroup v2 subtree, to close "
                     + "this; max_wall_ms and max_instructions (Valgrind) still see such work";
         }
         return "CPU figures (user_us, sys_us) count only processes reaped through wait4: a child whose parent ignores SIGCHLD "
                 + "(SIG_IGN or SA_NOCLDWAIT) is reaped by the kernel and its CPU is missing, and so are its peak RSS, faults and "
-                + "I/O (max_rss_kb...), and no cgroup of patchgrade's own cross-checks them here. Give the build a writable cgroup v1 cpuacct hierarchy, or a delegated cgroup v2 subtree, to "
+                + "I/O (max_rss_kb...), and no cgroup of patchgrade's own cross-checks them here. Give the build a writable "
+                + "cgroup v1 cpuacct hierarchy, or a delegated cgroup v2 subtree, to "
                 + "close this; max_wall_ms and max_instructions still see such work";
     }
 
