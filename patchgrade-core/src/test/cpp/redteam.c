@@ -50,6 +50,13 @@
  *                         from inherited perf counters
  *   sigchld-ign-xonly-touch MB   the same, the unreadable copy touching MB of fresh memory (mode touch)
  *   touch MB              touches MB of fresh memory
+ *   sigchld-ign-populate MB ROUNDS HUGE   red team 10: first ROUNDS of 8 short threads (each task the run
+ *                         makes adds to the CPU check's allowance), then ignores SIGCHLD and has a child fill
+ *                         MB of fresh memory without a user-mode fault (MADV_POPULATE_WRITE, else MAP_POPULATE;
+ *                         with HUGE 1 asking for transparent huge pages first, 2 MB a fault): "answer"
+ *   thp                   asks for transparent huge pages (and to have them back on) and touches 8 MB in
+ *                         them: "thp disabled=D after-enable=D anon-huge-kb=K" (prctl's THP flag, and what
+ *                         of the 8 MB came in huge pages, from /proc/self/smaps_rollup)
  *   burn-pids N           N times clone3 and clone with CLONE_PIDFD and no descriptor free, which take a pid
  *                         and fail: "clone3 errno=E clone errno=E next pid P" (P: a fork's pid after them)
  *   threads ROUNDS        starts and joins 8 threads that do nothing, ROUNDS times: "threads done"
@@ -89,6 +96,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -115,6 +123,48 @@ static char *touch_fresh(const char *mb, size_t *bytes) {
 
 static void *idle_thread(void *arg) {
     return arg;
+}
+
+/* ROUNDS times, 8 threads that do nothing started and joined; 0 when one could not start. */
+static int thread_rounds(long rounds) {
+    for (long round = 0; round < rounds; round++) {
+        pthread_t threads[8];
+        for (int i = 0; i < 8; i++) {
+            if (pthread_create(&threads[i], NULL, idle_thread, NULL) != 0) return 0;
+        }
+        for (int i = 0; i < 8; i++) pthread_join(threads[i], NULL);
+    }
+    return 1;
+}
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+#ifndef PR_SET_THP_DISABLE
+#define PR_SET_THP_DISABLE 41
+#define PR_GET_THP_DISABLE 42
+#endif
+
+/* MB of fresh anonymous memory brought in by the kernel for us, not by our own touches. */
+static int populate_fresh(const char *mb, int huge);
+
+/* A child that touches next to nothing of its own (a stack of its own, raw system calls): it takes a handful of
+ * user-mode faults, fewer than the perf fault counter's noise. */
+static char populate_stack[1 << 16] __attribute__((aligned(64)));
+static int populate_child(void *arg) {
+    char **args = arg;
+    syscall(SYS_exit_group, populate_fresh(args[0], args[1][0] == '1') ? 0 : 5);
+    return 0;
+}
+
+static int populate_fresh(const char *mb, int huge) {
+    size_t bytes = (size_t)atol(mb) << 20;
+    char *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) return 0;
+    if (huge) madvise(memory, bytes, MADV_HUGEPAGE);
+    if (madvise(memory, bytes, MADV_POPULATE_WRITE) == 0) return 1;
+    munmap(memory, bytes);
+    return mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0) != MAP_FAILED;
 }
 
 static long ring(const char *mode) {
@@ -726,13 +776,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(mode, "threads") == 0 && argc > 2) {
-        for (long round = 0; round < atol(argv[2]); round++) {
-            pthread_t threads[8];
-            for (int i = 0; i < 8; i++) {
-                if (pthread_create(&threads[i], NULL, idle_thread, NULL) != 0) return 5;
-            }
-            for (int i = 0; i < 8; i++) pthread_join(threads[i], NULL);
-        }
+        if (!thread_rounds(atol(argv[2]))) return 5;
         printf("threads done\n");
         return 0;
     }
@@ -770,6 +814,36 @@ int main(int argc, char **argv) {
         } else {
             printf("reset ok\n");
         }
+        return 0;
+    }
+    if (strcmp(mode, "sigchld-ign-populate") == 0 && argc > 4) {
+        if (!thread_rounds(atol(argv[3]))) return 5;
+        signal(SIGCHLD, SIG_IGN);
+        char *args[2] = {argv[2], argv[4]};
+        pid_t pid = clone(populate_child, populate_stack + sizeof populate_stack, SIGCHLD, args);
+        if (pid < 0) return 6;
+        while (kill(pid, 0) == 0) usleep(10000);
+        printf("answer\n");
+        return 0;
+    }
+    if (strcmp(mode, "thp") == 0) {
+        int before = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+        prctl(PR_SET_THP_DISABLE, 0, 0, 0, 0);
+        int after = prctl(PR_GET_THP_DISABLE, 0, 0, 0, 0);
+        size_t bytes = 16u << 20;
+        char *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (memory == MAP_FAILED) return 5;
+        char *aligned = (char *)(((unsigned long)memory + (2u << 20) - 1) & ~((2ul << 20) - 1));
+        madvise(aligned, 8u << 20, MADV_HUGEPAGE);
+        for (size_t i = 0; i < (8u << 20); i += 4096) aligned[i] = 1;
+        long huge_kb = -1;
+        FILE *rollup = fopen("/proc/self/smaps_rollup", "r");
+        char line[256];
+        while (rollup && fgets(line, sizeof line, rollup)) {
+            if (sscanf(line, "AnonHugePages: %ld kB", &huge_kb) == 1) break;
+        }
+        if (rollup) fclose(rollup);
+        printf("thp disabled=%d after-enable=%d anon-huge-kb=%ld\n", before, after, huge_kb);
         return 0;
     }
     if (strcmp(mode, "sigchld-ign-touch") == 0 && argc > 2) {
