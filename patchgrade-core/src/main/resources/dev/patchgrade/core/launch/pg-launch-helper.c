@@ -1272,6 +1272,8 @@ static void set_line_field(char *line, size_t size, const char *key, long long v
  * RSS, faults and I/O nobody has. It sees what PID 1's counters cannot: a child that execs a file it cannot read
  * leaves them. That CPU is charged as user time, and the answer says how much escaped.
  */
+static int memcg_faults_told; /* PID 1 reads the memory cgroup's faults around each run */
+
 static void apply_cgroup_cpu(char *line, size_t size, int had, long long user0, long long system0) {
     long long user1, system1;
     if (!had || !cgroup_cpu_us(&user1, &system1)) return;
@@ -1294,7 +1296,11 @@ static void apply_cgroup_cpu(char *line, size_t size, int had, long long user0, 
     /* When PID 1 saw a process escape (by faults nobody explains), the cgroup's whole excess is that process's. */
     if (excess > UNWAITED_CGROUP_NOISE_US + tasks * UNWAITED_CGROUP_US_PER_TASK || (unwaited > 0 && excess > 0)) {
         set_line_field(line, size, "utime_us", utime + excess);
-        set_line_field(line, size, "unwaited_cpu_us", (unwaited > 0 ? unwaited : 0) + excess);
+        /* Where PID 1 counts the memory cgroup's faults, an escaped process's memory shows there, and CPU alone
+         * is only CPU: counted, but no per-process figure is lost. Past the allowance it may also be what
+         * threads spend after their time joined their process's, which a busy machine made 15 us a thread. */
+        if (unwaited > 0 || !memcg_faults_told) set_line_field(line, size, "unwaited_cpu_us", (unwaited > 0 ? unwaited : 0) + excess);
+        else set_line_field(line, size, "unwaited_cpu_us", 0);
     } else if (unwaited < 0) {
         set_line_field(line, size, "unwaited_cpu_us", 0);
     }
@@ -2104,19 +2110,20 @@ static void serve_runs(int sock) {
                  * and the answer says how much, so that no per-process figure of the run is trusted. Our own work
                  * is taken out exactly. -1: no counter here, the helper's CPU cgroup may tell instead. */
                 long long unwaited = -1;
-                long long memcg_hidden = memcg_faults0 >= 0 && memcg_faults1 >= memcg_faults0 && own_faults0 >= 0 && own_faults1 >= own_faults0
-                    ? memcg_faults1 - memcg_faults0 - (own_faults1 - own_faults0) - (u->ru_minflt + u->ru_majflt) : 0;
+                int memcg_told = memcg_faults0 >= 0 && memcg_faults1 >= memcg_faults0 && own_faults0 >= 0 && own_faults1 >= own_faults0;
+                long long memcg_hidden = memcg_told ? memcg_faults1 - memcg_faults0 - (own_faults1 - own_faults0) - (u->ru_minflt + u->ru_majflt) : 0;
                 if (memcg_hidden > memcg_fault_noise) unwaited = 1; /* the CPU it took is the cgroup's to tell */
                 if (clock0 >= 0 && clock1 >= clock0 && own0 >= 0 && own1 >= own0) {
                     long long excess = clock1 - clock0 - (own1 - own0) - (utime + stime);
                     if (excess < 0) excess = 0;
                     long long hidden_faults = faults0 >= 0 && faults1 >= faults0 && own_faults0 >= 0 && own_faults1 >= own_faults0
                         ? faults1 - faults0 - (own_faults1 - own_faults0) - (u->ru_minflt + u->ru_majflt) : 0;
-                    int escaped = hidden_faults > UNWAITED_FAULT_NOISE ||
-                                  excess > UNWAITED_CLOCK_NOISE_US + (utime + stime + own1 - own0) / 4;
-                    escaped |= unwaited > 0;
+                    int cpu_escaped = excess > UNWAITED_CLOCK_NOISE_US + (utime + stime + own1 - own0) / 4;
+                    /* Where the memory cgroup's faults are told, CPU alone is counted but loses no per-process
+                     * figure: an escaped process's memory shows in those faults. */
+                    int escaped = hidden_faults > UNWAITED_FAULT_NOISE || unwaited > 0 || (cpu_escaped && !memcg_told);
                     unwaited = escaped ? (excess > 0 ? excess : 1) : 0;
-                    if (escaped) utime += excess;
+                    if (escaped || cpu_escaped) utime += excess;
                 }
                 long long own_end = own_cpu_us();
                 snprintf(line, sizeof line,
@@ -2645,6 +2652,7 @@ int main(int argc, char **argv) {
             char stat_path[PATH_MAX + 16];
             snprintf(stat_path, sizeof stat_path, "%s/memory.stat", cgroup_dir);
             memcg_stat_fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+            memcg_faults_told = memcg_faults() >= 0;
         }
         reserve_descriptors_in_flight();
         const char *failed = start_zygote(why, sizeof why);

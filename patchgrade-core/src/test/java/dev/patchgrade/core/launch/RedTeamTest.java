@@ -83,6 +83,10 @@ class RedTeamTest extends SandboxedRunTest {
                 assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
                 long cpu = result.usage().userMicros() + result.usage().systemMicros();
                 assertThat(cpu).as("CPU of the auto-reaped child (" + mode + "), in microseconds").isGreaterThanOrEqualTo(300_000L);
+                if (launcher.method().contains("cgroup_")) {
+                    // The memory cgroup's faults tell where an escaped process's memory went: CPU alone loses no figure.
+                    assertThat(result.usage().maxRssKb()).as(result.usage().toString()).isNotNull();
+                }
             }
             assertThat(settings.facts().sandboxJson()).containsEntry("cpu_complete", true).doesNotContainKey("cpu_limitation");
         }
