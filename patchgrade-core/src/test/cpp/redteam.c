@@ -54,6 +54,10 @@
  *                         makes adds to the CPU check's allowance), then ignores SIGCHLD and has a child fill
  *                         MB of fresh memory without a user-mode fault (MADV_POPULATE_WRITE, else MAP_POPULATE;
  *                         with HUGE 1 asking for transparent huge pages first, 2 MB a fault): "answer"
+ *   fill-other            memory filled without a fault of its own: "userfaultfd errno=E process_vm_writev
+ *                         errno=E poke errno=E peek P" (P: "ok" when PTRACE_PEEKDATA read a traced child's memory)
+ *   sigbus N              an honest program that reads past the end of a mapped file N times and catches the
+ *                         SIGBUS each time: "caught N"
  *   thp                   asks for transparent huge pages (and to have them back on) and touches 8 MB in
  *                         them: "thp disabled=D after-enable=D anon-huge-kb=K" (prctl's THP flag, and what
  *                         of the 8 MB came in huge pages, from /proc/self/smaps_rollup)
@@ -97,6 +101,8 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
+#include <setjmp.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -155,6 +161,11 @@ static int populate_child(void *arg) {
     char **args = arg;
     syscall(SYS_exit_group, populate_fresh(args[0], args[1][0] == '1') ? 0 : 5);
     return 0;
+}
+
+static sigjmp_buf sigbus_return;
+static void on_sigbus(int sig) {
+    siglongjmp(sigbus_return, sig);
 }
 
 static int populate_fresh(const char *mb, int huge) {
@@ -824,6 +835,47 @@ int main(int argc, char **argv) {
         if (pid < 0) return 6;
         while (kill(pid, 0) == 0) usleep(10000);
         printf("answer\n");
+        return 0;
+    }
+    if (strcmp(mode, "fill-other") == 0) {
+        long uffd = syscall(SYS_userfaultfd, O_CLOEXEC | 1 /* UFFD_USER_MODE_ONLY */);
+        int uffd_errno = uffd < 0 ? errno : 0;
+        static volatile long target = 42;
+        pid_t child = fork();
+        if (child == 0) {
+            ptrace(PTRACE_TRACEME, 0, NULL, NULL);
+            raise(SIGSTOP);
+            _exit(target == 42 ? 0 : 9);
+        }
+        waitpid(child, NULL, WUNTRACED);
+        long value = 7;
+        struct iovec local = {&value, sizeof value}, remote = {(void *)&target, sizeof value};
+        int writev_errno = process_vm_writev(child, &local, 1, &remote, 1, 0) < 0 ? errno : 0;
+        int poke_errno = ptrace(PTRACE_POKEDATA, child, (void *)&target, (void *)7L) < 0 ? errno : 0;
+        errno = 0;
+        long peeked = ptrace(PTRACE_PEEKDATA, child, (void *)&target, NULL);
+        int peek_ok = peeked == 42 && errno == 0;
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        printf("userfaultfd errno=%d process_vm_writev errno=%d poke errno=%d peek %s\n", uffd_errno, writev_errno, poke_errno,
+               peek_ok ? "ok" : "failed");
+        return 0;
+    }
+    if (strcmp(mode, "sigbus") == 0 && argc > 2) {
+        int fd = memfd_create("short", 0);
+        if (fd < 0 || ftruncate(fd, 4096) != 0) return 5;
+        volatile char *mapped = mmap(NULL, 8192, PROT_READ, MAP_SHARED, fd, 0);
+        if (mapped == MAP_FAILED) return 5;
+        signal(SIGBUS, on_sigbus);
+        long caught = 0;
+        for (long i = 0; i < atol(argv[2]); i++) {
+            if (sigsetjmp(sigbus_return, 1) == 0) {
+                (void)mapped[4096];
+            } else {
+                caught++;
+            }
+        }
+        printf("caught %ld\n", caught);
         return 0;
     }
     if (strcmp(mode, "thp") == 0) {

@@ -619,14 +619,23 @@ static void place_fd(int fd, int target, struct spawn *s, const char *stage) {
 #define PG_MADV_PAGEOUT 21
 #define PG_RWF_NOWAIT 0x8
 #define PG_NR_CLONE3 435 /* Linux 5.3, one number everywhere */
+#define PG_PTRACE_POKETEXT 4 /* the same on every architecture */
+#define PG_PTRACE_POKEDATA 5
+#ifndef __NR_userfaultfd /* headers older than Linux 4.3 */
+#if defined(__x86_64__)
+#define __NR_userfaultfd 323
+#elif defined(__aarch64__)
+#define __NR_userfaultfd 282
+#endif
+#endif
 #define PG_CLONE_PIDFD 0x1000
 static int confine_syscalls(void) {
 #ifdef PG_NATIVE_ARCH
     /* Every instruction sits at the index it is written with and every jump names its target, so
      * no offset is counted by hand: a wrong one would silently allow everything. Each index must be
      * written once: one left out is a zero instruction (A = 0), one twice is a -Woverride-init warning. */
-    enum { COMPAT = 31, SOCKET = 63, PAIR = 67, FADV = 73, MADV = 75, RWF = 78, PID1 = 81, PRIO = 83, IOPRIO = 88, FCNTL = 93,
-        CLONE = 95, PRCTL = 98, ALLOW = 100, NOSYS = 101, ACCES = 102, NOAF = 103, KILL = 104, NOOP = 105, NOTSUP = 106, PERM = 107, LENGTH = 108 };
+    enum { COMPAT = 34, SOCKET = 69, PAIR = 73, FADV = 79, MADV = 81, RWF = 84, PID1 = 87, PRIO = 89, IOPRIO = 94, FCNTL = 99,
+        CLONE = 101, PRCTL = 104, PTRACE = 106, ALLOW = 109, NOSYS = 110, ACCES = 111, NOAF = 112, KILL = 113, NOOP = 114, NOTSUP = 115, PERM = 116, LENGTH = 117 };
 #define PG_TO(at, label) ((label) - (at) - 1)
 #define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
 #define PG_JEQ(at, value, then, otherwise) [at] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), PG_TO(at, then), PG_TO(at, otherwise))
@@ -674,105 +683,119 @@ static int confine_syscalls(void) {
         PG_IF(27, PG_NR_CLONE3, NOSYS),
         PG_IF(28, __NR_clone, CLONE),
         PG_IF(29, __NR_prctl, PRCTL),
-        PG_GOTO(30, ALLOW),
+        /* Memory no fault count sees (see memcg_faults): page tables filled without a fault (a userfaultfd's
+         * UFFDIO_COPY and UFFDIO_CONTINUE: red team 11 hid 50 MB in a child the kernel reaped) or by another
+         * process, whose rusage then explains the faults (process_vm_writev, PTRACE_POKEDATA: 200 MB). */
+        PG_IF(30, __NR_userfaultfd, NOSYS),
+        PG_IF(31, __NR_process_vm_writev, NOSYS),
+        PG_IF(32, __NR_ptrace, PTRACE),
+        PG_GOTO(33, ALLOW),
         /* COMPAT: 32-bit calls (int 0x80 works from any x86_64 program too), by i386's numbers. A
          * still holds the arch; aarch64 has no compat arch of ours (0 never matches): an arch not
          * checked here (32-bit ARM under aarch64) ends the process. */
-        PG_JEQ(31, PG_COMPAT_ARCH, 32, KILL),
-        PG_LOAD(32, nr),
-        PG_IF(33, 286 /* add_key */, NOSYS),
-        PG_IF(34, 287 /* request_key */, NOSYS),
-        PG_IF(35, 288 /* keyctl */, NOSYS),
-        PG_IF(36, 425 /* io_uring_setup */, NOSYS),
-        PG_IF(37, 426 /* io_uring_enter */, NOSYS),
-        PG_IF(38, 427 /* io_uring_register */, NOSYS),
-        PG_IF(39, 102 /* socketcall */, NOSYS),
-        PG_IF(40, 359 /* socket */, SOCKET),
-        PG_IF(41, 360 /* socketpair */, PAIR),
-        PG_IF(42, 218 /* mincore */, NOSYS),
-        PG_IF(43, PG_NR_CACHESTAT, NOSYS),
-        PG_IF(44, PG_NR_PROCESS_MADVISE, NOSYS),
+        PG_JEQ(34, PG_COMPAT_ARCH, 35, KILL),
+        PG_LOAD(35, nr),
+        PG_IF(36, 286 /* add_key */, NOSYS),
+        PG_IF(37, 287 /* request_key */, NOSYS),
+        PG_IF(38, 288 /* keyctl */, NOSYS),
+        PG_IF(39, 425 /* io_uring_setup */, NOSYS),
+        PG_IF(40, 426 /* io_uring_enter */, NOSYS),
+        PG_IF(41, 427 /* io_uring_register */, NOSYS),
+        PG_IF(42, 102 /* socketcall */, NOSYS),
+        PG_IF(43, 359 /* socket */, SOCKET),
+        PG_IF(44, 360 /* socketpair */, PAIR),
+        PG_IF(45, 218 /* mincore */, NOSYS),
+        PG_IF(46, PG_NR_CACHESTAT, NOSYS),
+        PG_IF(47, PG_NR_PROCESS_MADVISE, NOSYS),
         /* i386 splits the 64-bit offsets over two arguments, so the advice moves: none is done. */
-        PG_IF(45, 250 /* fadvise64 */, NOOP),
-        PG_IF(46, 272 /* fadvise64_64 */, NOOP),
-        PG_IF(47, 219 /* madvise */, MADV),
-        PG_IF(48, 378 /* preadv2 */, RWF),
-        PG_IF(49, 379 /* pwritev2 */, RWF),
-        PG_IF(50, 340 /* prlimit64 */, PID1),
-        PG_IF(51, 241 /* sched_setaffinity */, PID1),
-        PG_IF(52, 156 /* sched_setscheduler */, PID1),
-        PG_IF(53, 154 /* sched_setparam */, PID1),
-        PG_IF(54, 351 /* sched_setattr */, PID1),
-        PG_IF(55, 97 /* setpriority */, PRIO),
-        PG_IF(56, 289 /* ioprio_set */, IOPRIO),
-        PG_IF(57, 55 /* fcntl */, FCNTL),
-        PG_IF(58, 221 /* fcntl64 */, FCNTL),
-        PG_IF(59, PG_NR_CLONE3, NOSYS),
-        PG_IF(60, 120 /* clone */, CLONE),
-        PG_IF(61, 172 /* prctl */, PRCTL),
-        PG_GOTO(62, ALLOW),
+        PG_IF(48, 250 /* fadvise64 */, NOOP),
+        PG_IF(49, 272 /* fadvise64_64 */, NOOP),
+        PG_IF(50, 219 /* madvise */, MADV),
+        PG_IF(51, 378 /* preadv2 */, RWF),
+        PG_IF(52, 379 /* pwritev2 */, RWF),
+        PG_IF(53, 340 /* prlimit64 */, PID1),
+        PG_IF(54, 241 /* sched_setaffinity */, PID1),
+        PG_IF(55, 156 /* sched_setscheduler */, PID1),
+        PG_IF(56, 154 /* sched_setparam */, PID1),
+        PG_IF(57, 351 /* sched_setattr */, PID1),
+        PG_IF(58, 97 /* setpriority */, PRIO),
+        PG_IF(59, 289 /* ioprio_set */, IOPRIO),
+        PG_IF(60, 55 /* fcntl */, FCNTL),
+        PG_IF(61, 221 /* fcntl64 */, FCNTL),
+        PG_IF(62, PG_NR_CLONE3, NOSYS),
+        PG_IF(63, 120 /* clone */, CLONE),
+        PG_IF(64, 172 /* prctl */, PRCTL),
+        PG_IF(65, 374 /* userfaultfd */, NOSYS),
+        PG_IF(66, 348 /* process_vm_writev */, NOSYS),
+        PG_IF(67, 26 /* ptrace */, PTRACE),
+        PG_GOTO(68, ALLOW),
         /* SOCKET: socket(family, type, protocol). An argument's low 32 bits (little-endian): the int
          * the kernel reads, whatever the high bits hold. */
-        PG_LOAD(63, args[0]),
-        PG_IF(64, AF_VSOCK, NOAF),
-        PG_IF(65, AF_UNIX, ACCES),
-        PG_GOTO(66, ALLOW),
+        PG_LOAD(69, args[0]),
+        PG_IF(70, AF_VSOCK, NOAF),
+        PG_IF(71, AF_UNIX, ACCES),
+        PG_GOTO(72, ALLOW),
         /* PAIR: socketpair(family, type, protocol, sv), the type without SOCK_NONBLOCK and SOCK_CLOEXEC
          * (any other flag bit is EINVAL in the kernel). */
-        PG_LOAD(67, args[0]),
-        PG_JEQ(68, AF_UNIX, 69, ALLOW),
-        PG_LOAD(69, args[1]),
-        [70] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-        PG_IF(71, SOCK_STREAM, ALLOW),
-        PG_JEQ(72, SOCK_SEQPACKET, ALLOW, ACCES),
+        PG_LOAD(73, args[0]),
+        PG_JEQ(74, AF_UNIX, 75, ALLOW),
+        PG_LOAD(75, args[1]),
+        [76] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+        PG_IF(77, SOCK_STREAM, ALLOW),
+        PG_JEQ(78, SOCK_SEQPACKET, ALLOW, ACCES),
         /* FADV: fadvise64(fd, offset, len, advice): dropping the file's cached pages does nothing. */
-        PG_LOAD(73, args[3]),
-        PG_JEQ(74, POSIX_FADV_DONTNEED, NOOP, ALLOW),
+        PG_LOAD(79, args[3]),
+        PG_JEQ(80, POSIX_FADV_DONTNEED, NOOP, ALLOW),
         /* MADV: madvise(addr, len, advice): reclaiming a mapping's pages does nothing. */
-        PG_LOAD(75, args[2]),
-        PG_IF(76, PG_MADV_COLD, NOOP),
-        PG_JEQ(77, PG_MADV_PAGEOUT, NOOP, ALLOW),
+        PG_LOAD(81, args[2]),
+        PG_IF(82, PG_MADV_COLD, NOOP),
+        PG_JEQ(83, PG_MADV_PAGEOUT, NOOP, ALLOW),
         /* RWF: preadv2/pwritev2(fd, iov, count, pos_l, pos_h, flags) with RWF_NOWAIT, which fails where the
          * data is not cached and so asks without caching: refused as a file system without it refuses. */
-        PG_LOAD(78, args[5]),
-        [79] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
-        PG_JEQ(80, 0, ALLOW, NOTSUP),
+        PG_LOAD(84, args[5]),
+        [85] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
+        PG_JEQ(86, 0, ALLOW, NOTSUP),
         /* PID1: a call whose first argument is a pid, refused for pid 1. */
-        PG_LOAD(81, args[0]),
-        PG_JEQ(82, 1, PERM, ALLOW),
+        PG_LOAD(87, args[0]),
+        PG_JEQ(88, 1, PERM, ALLOW),
         /* PRIO: setpriority(which, who, prio): refused for every process of the uid (PID 1 among them) and
          * for pid 1. */
-        PG_LOAD(83, args[0]),
-        PG_IF(84, PRIO_USER, PERM),
-        PG_JEQ(85, PRIO_PROCESS, 86, ALLOW),
-        PG_LOAD(86, args[1]),
-        PG_JEQ(87, 1, PERM, ALLOW),
+        PG_LOAD(89, args[0]),
+        PG_IF(90, PRIO_USER, PERM),
+        PG_JEQ(91, PRIO_PROCESS, 92, ALLOW),
+        PG_LOAD(92, args[1]),
+        PG_JEQ(93, 1, PERM, ALLOW),
         /* IOPRIO: ioprio_set(which, who, ioprio), alike (IOPRIO_WHO_PROCESS 1, IOPRIO_WHO_USER 3). */
-        PG_LOAD(88, args[0]),
-        PG_IF(89, 3, PERM),
-        PG_JEQ(90, 1, 91, ALLOW),
-        PG_LOAD(91, args[1]),
-        PG_JEQ(92, 1, PERM, ALLOW),
+        PG_LOAD(94, args[0]),
+        PG_IF(95, 3, PERM),
+        PG_JEQ(96, 1, 97, ALLOW),
+        PG_LOAD(97, args[1]),
+        PG_JEQ(98, 1, PERM, ALLOW),
         /* FCNTL: fcntl(fd, cmd, arg), refused for F_SETLEASE. */
-        PG_LOAD(93, args[1]),
-        PG_JEQ(94, F_SETLEASE, PERM, ALLOW),
+        PG_LOAD(99, args[1]),
+        PG_JEQ(100, F_SETLEASE, PERM, ALLOW),
         /* CLONE: clone(flags, ...), refused with CLONE_PIDFD (see above). */
-        PG_LOAD(95, args[0]),
-        [96] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_CLONE_PIDFD),
-        PG_JEQ(97, 0, ALLOW, PERM),
+        PG_LOAD(101, args[0]),
+        [102] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_CLONE_PIDFD),
+        PG_JEQ(103, 0, ALLOW, PERM),
         /* PRCTL: prctl(option, ...): transparent huge pages stay off for the run (see memcg_faults): turning
          * them back on, or off, does nothing. */
-        PG_LOAD(98, args[0]),
-        PG_JEQ(99, PR_SET_THP_DISABLE, NOOP, ALLOW),
-        PG_RETURN(100, SECCOMP_RET_ALLOW),
-        PG_RETURN(101, SECCOMP_RET_ERRNO | ENOSYS),
-        PG_RETURN(102, SECCOMP_RET_ERRNO | EACCES),
-        PG_RETURN(103, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
-        PG_RETURN(104, SECCOMP_RET_KILL_PROCESS),
+        PG_LOAD(104, args[0]),
+        PG_JEQ(105, PR_SET_THP_DISABLE, NOOP, ALLOW),
+        /* PTRACE: ptrace(request, ...): writing another process's memory is refused; tracing is not (LeakSanitizer
+         * stops its own threads with it, debuggers read). */
+        PG_LOAD(106, args[0]),
+        PG_IF(107, PG_PTRACE_POKETEXT, PERM),
+        PG_JEQ(108, PG_PTRACE_POKEDATA, PERM, ALLOW),
+        PG_RETURN(109, SECCOMP_RET_ALLOW),
+        PG_RETURN(110, SECCOMP_RET_ERRNO | ENOSYS),
+        PG_RETURN(111, SECCOMP_RET_ERRNO | EACCES),
+        PG_RETURN(112, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+        PG_RETURN(113, SECCOMP_RET_KILL_PROCESS),
         /* Errno 0: the call returns success without being made. */
-        PG_RETURN(105, SECCOMP_RET_ERRNO | 0),
-        PG_RETURN(106, SECCOMP_RET_ERRNO | EOPNOTSUPP),
-        PG_RETURN(107, SECCOMP_RET_ERRNO | EPERM),
+        PG_RETURN(114, SECCOMP_RET_ERRNO | 0),
+        PG_RETURN(115, SECCOMP_RET_ERRNO | EOPNOTSUPP),
+        PG_RETURN(116, SECCOMP_RET_ERRNO | EPERM),
     };
 #undef PG_TO
 #undef PG_LOAD
@@ -2119,9 +2142,12 @@ static void serve_runs(int sock) {
                     long long hidden_faults = faults0 >= 0 && faults1 >= faults0 && own_faults0 >= 0 && own_faults1 >= own_faults0
                         ? faults1 - faults0 - (own_faults1 - own_faults0) - (u->ru_minflt + u->ru_majflt) : 0;
                     int cpu_escaped = excess > UNWAITED_CLOCK_NOISE_US + (utime + stime + own1 - own0) / 4;
-                    /* Where the memory cgroup's faults are told, CPU alone is counted but loses no per-process
-                     * figure: an escaped process's memory shows in those faults. */
-                    int escaped = hidden_faults > UNWAITED_FAULT_NOISE || unwaited > 0 || (cpu_escaped && !memcg_told);
+                    /* Where the memory cgroup's faults are told, they alone tell an escape: an escaped process's
+                     * memory shows there, CPU alone is counted but loses no per-process figure, and the perf
+                     * counter's faults are the weaker account (a waited process's faults taken in the kernel,
+                     * which rusage counts and it does not, offset them; failed faults, such as an honest
+                     * program's caught SIGBUS, count there and not in rusage). */
+                    int escaped = unwaited > 0 || (!memcg_told && (hidden_faults > UNWAITED_FAULT_NOISE || cpu_escaped));
                     unwaited = escaped ? (excess > 0 ? excess : 1) : 0;
                     if (escaped || cpu_escaped) utime += excess;
                 }

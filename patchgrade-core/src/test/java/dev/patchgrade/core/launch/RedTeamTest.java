@@ -156,6 +156,36 @@ class RedTeamTest extends SandboxedRunTest {
         }
     }
 
+    /**
+     * Red team 11 filled 20 to 50 MB of a child the kernel reaped through a userfaultfd (UFFDIO_CONTINUE and
+     * UFFDIO_COPY install pages without a fault), and it read as 1.9 MB with no escape told, 20 runs of 20. Memory
+     * another process writes (process_vm_writev, PTRACE_POKEDATA) has its faults explained by the writer's rusage
+     * (200 MB read as 1.7 MB). All three are refused; tracing itself still works.
+     */
+    @Test
+    void aRunCannotFillMemoryWithoutItsOwnFaults() {
+        try (Launcher launcher = open()) {
+            LaunchResult fill = run(launcher, Fixtures.command("redteam"), "fill-other");
+            assertThat(fill.stdout().excerpt()).isEqualTo("userfaultfd errno=38 process_vm_writev errno=38 poke errno=1 peek ok\n");
+        }
+    }
+
+    /**
+     * Failed faults (a read past the end of a mapped file, its SIGBUS caught) count in the perf counter and not in
+     * rusage: red team 11 had an honest program that caught 100 taken for an escape. Where the memory cgroup's
+     * faults are told, they alone tell an escape, and they allow for more.
+     */
+    @Test
+    void anHonestProgramCatchingSigbusIsNoEscape() {
+        try (Launcher launcher = open()) {
+            Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
+            LaunchResult caught = run(launcher, Fixtures.command("redteam"), "sigbus", "100");
+            assertThat(caught.stdout().excerpt()).isEqualTo("caught 100\n");
+            assertThat(caught.usage().processEscapedWait()).as(caught.usage().toString()).isFalse();
+            assertThat(caught.usage().maxRssKb()).isNotNull();
+        }
+    }
+
     /** A transparent huge page comes in one fault for 2 MB: runs have none, and cannot turn them back on. */
     @Test
     void aRunHasNoTransparentHugePages() {
