@@ -56,6 +56,10 @@
  *                         with HUGE 1 asking for transparent huge pages first, 2 MB a fault): "answer"
  *   fill-other            memory filled without a fault of its own: "userfaultfd errno=E process_vm_writev
  *                         errno=E poke errno=E peek P" (P: "ok" when PTRACE_PEEKDATA read a traced child's memory)
+ *   sigchld-ign-procmem MB   red team 12: ignores SIGCHLD, maps MB of shared memory and forks a child that
+ *                         sleeps; the parent reads one byte of each of the child's pages through /proc/PID/mem
+ *                         (its faults, the child's resident set), then lets the child go: "answer read N"
+ *                         (N: pages read; 0 where reading another process's memory is refused)
  *   sigbus N              an honest program that reads past the end of a mapped file N times and catches the
  *                         SIGBUS each time: "caught N"
  *   thp                   asks for transparent huge pages (and to have them back on) and touches 8 MB in
@@ -859,6 +863,33 @@ int main(int argc, char **argv) {
         waitpid(child, NULL, 0);
         printf("userfaultfd errno=%d process_vm_writev errno=%d poke errno=%d peek %s\n", uffd_errno, writev_errno, poke_errno,
                peek_ok ? "ok" : "failed");
+        return 0;
+    }
+    if (strcmp(mode, "sigchld-ign-procmem") == 0 && argc > 2) {
+        size_t bytes = (size_t)atol(argv[2]) << 20;
+        char *shared = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (shared == MAP_FAILED) return 5;
+        signal(SIGCHLD, SIG_IGN);
+        int go[2];
+        if (pipe(go) != 0) return 5;
+        pid_t child = fork();
+        if (child == 0) {
+            char byte;
+            close(go[1]);
+            _exit(read(go[0], &byte, 1) < 0 ? 1 : 0);
+        }
+        close(go[0]);
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/mem", (int)child);
+        int mem = open(path, O_RDONLY);
+        long pages = 0;
+        for (size_t at = 0; mem >= 0 && at < bytes; at += 4096) {
+            char byte;
+            if (pread(mem, &byte, 1, (off_t)(unsigned long)(shared + at)) == 1) pages++;
+        }
+        close(go[1]);
+        while (kill(child, 0) == 0) usleep(10000);
+        printf("answer read %ld\n", pages);
         return 0;
     }
     if (strcmp(mode, "sigbus") == 0 && argc > 2) {

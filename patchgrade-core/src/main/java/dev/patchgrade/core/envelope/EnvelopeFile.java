@@ -207,6 +207,9 @@ public final class EnvelopeFile {
         if (recording.ceilings().containsKey(Ceiling.SYS_CPU)) {
             root.put("max_sys_us", recording.ceilings().get(Ceiling.SYS_CPU));
         }
+        if (recording.ceilings().containsKey(Ceiling.TREE_RSS)) {
+            root.put("max_tree_rss_kb", recording.ceilings().get(Ceiling.TREE_RSS));
+        }
         if (recording.ceilings().containsKey(Ceiling.INSTRUCTIONS)) {
             root.put("max_instructions", recording.ceilings().get(Ceiling.INSTRUCTIONS));
             root.put("instruction_counter", recording.instructionCounter());

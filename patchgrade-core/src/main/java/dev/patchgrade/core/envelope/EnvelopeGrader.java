@@ -123,7 +123,8 @@ public final class EnvelopeGrader {
                 if (value == null) {
                     String why = ceiling == Ceiling.TREE_RSS
                             ? "it needs a memory cgroup the launcher can create: cgroup v1 writable by this user (root), or a delegated "
-                                    + "cgroup v2 subtree with the memory controller"
+                                    + "cgroup v2 subtree with the memory controller; record-envelope writes it wherever it measured it, so "
+                                    + "grade where it can be measured, or remove the key to grade without it"
                             : "the launch helper is unavailable; the warning above says why: no C compiler, or a helper cache that is "
                                     + "not writable or is mounted noexec";
                     throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, envelope.file() + ": key \"" + ceiling.key() + "\" sets a ceiling on "

@@ -62,6 +62,12 @@ public record EnvelopeRecording(
         // whenever a tick is due hides its user time as system time); their total is exact. A ceiling on each
         // leaves no side to move the time to.
         ceilings.put(Ceiling.SYS_CPU, slack.cpuCeiling(worst.get(Ceiling.SYS_CPU)));
+        // max_rss_kb is the largest process as wait4 reports it, and a hostile tree can keep pages out of that
+        // (a child the kernel reaps whose memory another process faulted in); the memory cgroup's peak counts them
+        // whoever holds them. Recorded wherever every run measured it, with the slack of the per-process peak.
+        if (runs.stream().allMatch(run -> run.treeRssKb() != null)) {
+            ceilings.put(Ceiling.TREE_RSS, slack.rssCeiling(worst.get(Ceiling.TREE_RSS)));
+        }
         String notes = "ceilings = worst of " + runs.size() + " baseline run" + (runs.size() == 1 ? "" : "s")
                 + " plus the slack below; recorded by patchgrade on " + host.className()
                 + ". Re-record when the host class, the compiler or the fixture changes.";

@@ -64,6 +64,22 @@ class EnvelopeFileTest {
         assertThat(json.at("/measured/runs").size()).isEqualTo(1);
     }
 
+    /** The tree's memory peak is recorded wherever every run measured it: what a hostile tree keeps out of max_rss_kb. */
+    @Test
+    void recordsTheTreeCeilingWhereEveryRunMeasuredIt() throws Exception {
+        HostInfo host = new HostInfo("linux", "amd64", "AMD EPYC", 2, "linux-amd64-amd-epyc-2c");
+        EnvelopeRun small = new EnvelopeRun(0, null, false, false, 3000L, 80_000L, 1000L, 90, 150L, 0L, 0L, 8L, "x", "", "", 4000L, 0);
+        EnvelopeRun large = new EnvelopeRun(0, null, false, false, 3100L, 81_000L, 1000L, 90, 150L, 0L, 0L, 8L, "x", "", "", 5000L, 0);
+        EnvelopeRun unmeasured = new EnvelopeRun(0, null, false, false, 3000L, 80_000L, 1000L, 90, 150L, 0L, 0L, 8L, "x", "", "", null, 0);
+        EnvelopeRecording both = EnvelopeRecording.of(List.of("./driver"), 5, List.of(small, large), Slack.DEFAULT, host, null);
+        Envelope back = EnvelopeFile.parse(FILE, EnvelopeFile.recorded(both).toString().getBytes(StandardCharsets.UTF_8));
+        assertThat(back.ceilings()).containsEntry(Ceiling.TREE_RSS, 5000L * 13 / 10 + 1024);
+        assertThat(EnvelopeFile.recorded(both).at("/measured/tree_rss_kb").asLong()).isEqualTo(5000);
+        EnvelopeRecording partly = EnvelopeRecording.of(List.of("./driver"), 5, List.of(small, unmeasured), Slack.DEFAULT, host, null);
+        assertThat(partly.ceilings()).doesNotContainKey(Ceiling.TREE_RSS);
+        assertThat(EnvelopeFile.recorded(partly).has("max_tree_rss_kb")).isFalse();
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "string ceiling  | {\"timeout_s\":5,\"max_rss_kb\":\"8M\",\"max_user_us\":1}  | key \"max_rss_kb\" must be a non-negative whole number (KB) (found \"8M\")",

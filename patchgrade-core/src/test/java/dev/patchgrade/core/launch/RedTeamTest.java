@@ -4,8 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.patchgrade.core.Fixtures;
 import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.envelope.Envelope;
+import dev.patchgrade.core.envelope.EnvelopeFile;
+import dev.patchgrade.core.envelope.EnvelopeGrader;
+import dev.patchgrade.core.envelope.EnvelopeRecording;
+import dev.patchgrade.core.envelope.EnvelopeRun;
+import dev.patchgrade.core.envelope.EnvelopeVerdict;
+import dev.patchgrade.core.envelope.Slack;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.SandboxSettings;
+import dev.patchgrade.core.host.HostInfo;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -183,6 +192,32 @@ class RedTeamTest extends SandboxedRunTest {
             assertThat(caught.stdout().excerpt()).isEqualTo("caught 100\n");
             assertThat(caught.usage().processEscapedWait()).as(caught.usage().toString()).isFalse();
             assertThat(caught.usage().maxRssKb()).isNotNull();
+        }
+    }
+
+    /**
+     * Red team 12: a parent reads one byte of each page of its sleeping child's shared memory through /proc/PID/mem.
+     * Each read is a fault of the parent's, explained by its rusage, and the page lands in the child's resident set;
+     * the child is reaped by the kernel, so 100 MB read as 1.4 MB with no escape told. The verdict does not rest on
+     * that figure: record-envelope bounds the tree's memory, which the memory cgroup measures whoever holds the pages.
+     */
+    @Test
+    void memoryHiddenFromMaxRssIsRejectedByTheRecordedTreeCeiling() {
+        try (Launcher launcher = open()) {
+            Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
+            String candidate = Fixtures.command("redteam");
+            List<EnvelopeRun> baseline = List.of(EnvelopeRun.of(run(launcher, candidate, "touch", "2")),
+                    EnvelopeRun.of(run(launcher, candidate, "touch", "2")));
+            EnvelopeRecording recording = EnvelopeRecording.of(List.of(candidate, "touch", "2"), 5, baseline, Slack.DEFAULT,
+                    HostInfo.detect(null), null);
+            Envelope envelope = EnvelopeFile.parse(dir.resolve("envelope.json"),
+                    EnvelopeFile.recorded(recording).toString().getBytes(StandardCharsets.UTF_8));
+            LaunchResult hidden = run(launcher, candidate, "sigchld-ign-procmem", "100");
+            assertThat(hidden.stdout().excerpt()).isEqualTo("answer read 25600\n");
+            assertThat(hidden.usage().treeRssKb()).as(hidden.usage().toString()).isGreaterThan(100_000L);
+            EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, List.of(EnvelopeRun.of(hidden)), null, List.of());
+            assertThat(verdict.accepted()).isFalse();
+            assertThat(verdict.reasons()).as("max_rss_kb " + hidden.usage().maxRssKb()).contains("tree_rss");
         }
     }
 
