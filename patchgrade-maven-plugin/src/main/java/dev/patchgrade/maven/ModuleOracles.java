@@ -1,5 +1,6 @@
 package dev.patchgrade.maven;
 
+import dev.patchgrade.core.classify.ReferenceFiles;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -48,11 +49,18 @@ final class ModuleOracles {
             }
             // The frozen reference of a three-column execution: any other goal's candidate could run it and print
             // its answers. The goal that runs it shows it again to its own reference launcher.
+            // Its executable where named by path (a system interpreter is no oracle: every candidate's system() needs
+            // /bin/sh), and the files its command names (an interpreter's script).
             Xpp3Dom reference = configuration.getChild("reference");
-            String executable = reference == null || reference.getChildCount() == 0 ? null : value(reference.getChild(0));
-            if (executable != null && executable.contains("/")) {
+            List<String> words = new ArrayList<>();
+            for (int i = 0; reference != null && i < reference.getChildCount(); i++) {
+                words.add(value(reference.getChild(i)));
+            }
+            String executable = words.isEmpty() ? null : words.get(0);
+            if (executable != null && executable.contains("/") && !ReferenceFiles.system(base.resolve(executable))) {
                 add(executable, base, oracles);
             }
+            oracles.addAll(ReferenceFiles.namedFiles(words, base));
         }
         for (String name : ORACLE_PARAMETERS) {
             add(property(name, project, userProperties), base, oracles);

@@ -19,7 +19,11 @@ class ModuleOraclesTest {
 
     /** A module as Maven hands it over: paths interpolated to absolute ones, the plugin's executions configured. */
     private static MavenProject module(String name, Xpp3Dom executionConfiguration) {
-        Path base = ROOT.resolve(name);
+        return module(ROOT, name, executionConfiguration);
+    }
+
+    private static MavenProject module(Path root, String name, Xpp3Dom executionConfiguration) {
+        Path base = root.resolve(name);
         Build build = new Build();
         build.setDirectory(base.resolve("target").toString());
         build.setOutputDirectory(base.resolve("target/classes").toString());
@@ -118,6 +122,27 @@ class ModuleOraclesTest {
         assertThat(ModuleOracles.of(billing)).contains(ROOT.resolve("billing/target/bin/frozen/score_lookup"),
                 ROOT.resolve("billing/src/test/patchgrade/reference.sha256")).doesNotContain(ROOT.resolve("billing/scan"));
         assertThat(ModuleOracles.ofReactor(scoring, List.of(billing, scoring))).contains(ROOT.resolve("billing/target/bin/frozen/score_lookup"));
+    }
+
+    /**
+     * Red team 13: a reference run by an interpreter hid /bin/sh from every candidate of the module (their system()
+     * failed) and left its script readable. The script is the oracle; a system interpreter is not.
+     */
+    @Test
+    void anInterpretedReferenceHidesItsScriptAndNotItsInterpreter(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
+        Path script = root.resolve("billing/frozen/ref.sh");
+        java.nio.file.Files.createDirectories(script.getParent());
+        java.nio.file.Files.writeString(script, "echo answer\n");
+        Xpp3Dom threeColumn = configuration();
+        Xpp3Dom reference = new Xpp3Dom("reference");
+        for (String word : List.of("/bin/sh", "frozen/ref.sh", "scan")) {
+            Xpp3Dom arg = new Xpp3Dom("arg");
+            arg.setValue(word);
+            reference.addChild(arg);
+        }
+        threeColumn.addChild(reference);
+        assertThat(ModuleOracles.of(module(root, "billing", threeColumn))).contains(script).doesNotContain(Path.of("/bin/sh"))
+                .doesNotContain(root.resolve("billing/scan"));
     }
 
     @Test

@@ -13,27 +13,30 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
 
 /**
  * The frozen reference's identity, in {@code sha256sum} format: {@code <hex>  <path>}, the path
- * optional ({@code *} before it for binary mode is accepted too), hex in either case.
+ * optional ({@code *} before it for binary mode is accepted too), hex in either case. One line per frozen file
+ * ({@link ReferenceFiles}): the executable first, then the files its command names, in the command's order.
  */
 public final class ReferenceSidecar {
     private static final java.util.regex.Pattern LINE = java.util.regex.Pattern.compile("([0-9a-fA-F]{64})(?:[ \\t]+\\*?(.*))?");
 
     private ReferenceSidecar() {}
 
-    /** The digest recorded in the sidecar, lower case. */
-    public static String read(Path sidecar) {
+    /** The digests recorded in the sidecar, lower case, in order; {@code null} when there is no sidecar. */
+    public static List<String> read(Path sidecar) {
         return read(sidecar, Suggestions.PLAIN.rerun("freeze-reference", Suggestions.SOME_EXECUTION, Setting.FORCE.is("true")));
     }
 
     /**
      * @param refreeze the command that re-creates the sidecar, as the message should print it
      */
-    public static String read(Path sidecar, String refreeze) {
+    public static List<String> read(Path sidecar, String refreeze) {
         String text;
         try {
             text = Files.readString(sidecar, StandardCharsets.UTF_8);
@@ -42,14 +45,19 @@ public final class ReferenceSidecar {
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.MALFORMED_SIDECAR, sidecar + ": cannot be read (" + e.getMessage() + ")");
         }
-        String first = text.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst().orElse("");
-        Matcher m = LINE.matcher(first);
-        if (!m.matches() || text.lines().map(String::strip).filter(l -> !l.isEmpty()).count() != 1) {
-            throw new PatchgradeException(ErrorName.MALFORMED_SIDECAR, sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
-                    + "(found \"" + abbreviate(first) + "\"). Re-create it with `" + refreeze + "` "
-                    + "after reviewing the reference");
+        List<String> lines = text.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        List<String> digests = new ArrayList<>();
+        for (int i = 0; i < Math.max(1, lines.size()); i++) {
+            String line = i < lines.size() ? lines.get(i) : "";
+            Matcher m = LINE.matcher(line);
+            if (!m.matches()) {
+                throw new PatchgradeException(ErrorName.MALFORMED_SIDECAR, sidecar + ": line " + (i + 1) + " is not in sha256sum format, "
+                        + "\"<64 hex digits>  <path>\" (found \"" + abbreviate(line) + "\"). Re-create it with `" + refreeze + "` "
+                        + "after reviewing the reference");
+            }
+            digests.add(m.group(1).toLowerCase(Locale.ROOT));
         }
-        return m.group(1).toLowerCase(Locale.ROOT);
+        return List.copyOf(digests);
     }
 
     public static String line(String sha256, String shownPath) {

@@ -77,15 +77,25 @@ public final class ThreeColumnGoal {
                     + "reference was reviewed, re-run as `" + settings.rerecord("freeze-reference") + "` (or set "
                     + settings.suggestions().configured(Setting.FORCE.is("true")) + ") and commit the sidecar");
         }
-        Path executable = referenceExecutable(settings, reference);
-        String sha = ReferenceSidecar.sha256(executable);
+        ReferenceFiles files = referenceFiles(settings, reference);
+        StringBuilder lines = new StringBuilder();
+        for (Path file : files.frozen()) {
+            lines.append(ReferenceSidecar.line(ReferenceSidecar.sha256(file), ProjectPaths.portable(file, settings.projectDirectory())));
+        }
         try {
-            AtomicFiles.write(sidecar, ReferenceSidecar.line(sha, ProjectPaths.portable(executable.toAbsolutePath(), settings.projectDirectory())).getBytes(StandardCharsets.UTF_8));
+            AtomicFiles.write(sidecar, lines.toString().getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write " + sidecar + ": " + e.getMessage(), e);
         }
-        log.info("Froze the reference " + executable + " as sha256 " + sha + " in " + sidecar);
+        String sha = lines.substring(0, 64);
+        log.info("Froze the reference " + String.join(", ", files.frozen().stream().map(Path::toString).toList()) + " (the executable as sha256 "
+                + sha + ") in " + sidecar);
         return sha;
+    }
+
+    /** The reference's executable and the files its command names (an interpreter's script), as frozen and hidden. */
+    static ReferenceFiles referenceFiles(GoalSettings settings, List<String> reference) {
+        return ReferenceFiles.of(referenceExecutable(settings, reference), reference, settings.workingDirectory());
     }
 
     public static GoalResult grade(Options options, GradeLog log) {

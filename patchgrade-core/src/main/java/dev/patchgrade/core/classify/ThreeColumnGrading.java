@@ -33,6 +33,7 @@ import java.util.Map;
 final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row> {
     private final Options options;
     private final ThreeColumnReport report;
+    private ReferenceFiles referenceFiles;
     private Path referenceBinary;
     private Launcher referenceLauncher;
     private Launcher candidateLauncher;
@@ -57,21 +58,24 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         if (options.run().timeoutSeconds() <= 0) {
             throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.run().timeoutSeconds() + ")");
         }
-        referenceBinary = ThreeColumnGoal.referenceExecutable(settings, options.reference());
+        referenceFiles = ThreeColumnGoal.referenceFiles(settings, options.reference());
+        referenceBinary = referenceFiles.frozen().get(0);
     }
 
     @Override
     protected List<Path> oracles() {
-        return List.of(options.run().cases(), options.referenceDigest(), referenceBinary);
+        List<Path> oracles = new ArrayList<>(List.of(options.run().cases(), options.referenceDigest()));
+        oracles.addAll(referenceFiles.frozen());
+        return oracles;
     }
 
     @Override
     protected Collection<Case> prepare(GradeLog log) {
         log.info("three-column " + settings.executionId() + ": cases " + options.run().cases() + ", reference sidecar " + options.referenceDigest());
-        DriftPattern identity = identity(options, referenceBinary);
+        DriftPattern identity = identity(options, referenceFiles);
         if (identity != null) {
             // The worst pattern stops the grade before any row: an error named after the pattern, as SPEC says.
-            throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, identityMessage(referenceBinary));
+            throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, identityMessage(referenceFiles));
         }
         return CasesFile.open(options.run().cases(), true, options.run().shard());
     }
@@ -80,20 +84,25 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
      * {@link DriftPattern#REFERENCE_IDENTITY_DRIFT} where the reference is not the frozen one (or none was frozen),
      * {@code null} where it is: the worst pattern of all, found before any row runs.
      */
-    static DriftPattern identity(Options options, Path referenceBinary) {
-        String frozen = ReferenceSidecar.read(options.referenceDigest(), options.settings().rerecord("freeze-reference"));
-        return frozen != null && frozen.equals(ReferenceSidecar.sha256(referenceBinary)) ? null : DriftPattern.REFERENCE_IDENTITY_DRIFT;
+    static DriftPattern identity(Options options, ReferenceFiles files) {
+        List<String> frozen = ReferenceSidecar.read(options.referenceDigest(), options.settings().rerecord("freeze-reference"));
+        return frozen != null && frozen.equals(digests(files)) ? null : DriftPattern.REFERENCE_IDENTITY_DRIFT;
     }
 
-    private String identityMessage(Path referenceBinary) {
-        String actual = ReferenceSidecar.sha256(referenceBinary);
-        String frozen = ReferenceSidecar.read(options.referenceDigest(), settings.rerecord("freeze-reference"));
+    private static List<String> digests(ReferenceFiles files) {
+        return files.frozen().stream().map(ReferenceSidecar::sha256).toList();
+    }
+
+    private String identityMessage(ReferenceFiles files) {
+        String actual = String.join(", ", digests(files));
+        String named = String.join(", ", files.frozen().stream().map(Path::toString).toList());
+        List<String> frozen = ReferenceSidecar.read(options.referenceDigest(), settings.rerecord("freeze-reference"));
         if (frozen == null) {
-            return "no reference sidecar at " + options.referenceDigest() + ", so the reference " + referenceBinary + " (sha256 " + actual
+            return "no reference sidecar at " + options.referenceDigest() + ", so the reference " + named + " (sha256 " + actual
                     + ") cannot be trusted as frozen. Nothing was graded. Freeze it once it is reviewed: `" + settings.rerun("freeze-reference")
                     + "`, and commit the sidecar";
         }
-        return "the reference " + referenceBinary + " has sha256 " + actual + " but " + options.referenceDigest() + " records " + frozen
+        return "the reference " + named + " has sha256 " + actual + " but " + options.referenceDigest() + " records " + String.join(", ", frozen)
                 + ". Nothing was graded: a swapped reference makes every golden look rotten. If the new reference was reviewed, re-freeze it "
                 + "with `" + settings.rerecord("freeze-reference") + "`";
     }
@@ -102,13 +111,17 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     protected AutoCloseable openLaunchers(GradeLog log) {
         List<Path> oracles = List.of(options.run().cases(), options.referenceDigest());
         List<Path> candidateBinary = settings.executablesOf(options.candidate());
-        // The candidate must not run the reference and print its answers: hidden while a candidate runs,
-        // unless the candidate is the reference binary itself (run with other arguments).
+        List<Path> candidateFiles = new ArrayList<>(candidateBinary);
+        candidateFiles.addAll(ReferenceFiles.namedFiles(options.candidate(), settings.workingDirectory()));
+        // The candidate must not run the reference and print its answers: its files (and the directory of its
+        // executable, with the libraries beside it) hidden while a candidate runs, unless the candidate is the
+        // reference binary itself (run with other arguments).
         List<Path> hiddenFromCandidate = new ArrayList<>(oracles);
-        if (!sameFile(candidateBinary, referenceBinary)) {
-            hiddenFromCandidate.add(referenceBinary);
+        hiddenFromCandidate.addAll(referenceFiles.hiddenFrom(candidateFiles, settings.projectDirectory(), settings.workingDirectory()));
+        if (sameFile(candidateBinary, referenceBinary)) {
+            hiddenFromCandidate.remove(referenceBinary);
         }
-        referenceLauncher = settings.openLauncher(log, oracles, List.of(referenceBinary));
+        referenceLauncher = settings.openLauncher(log, oracles, referenceFiles.frozen());
         try {
             candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, candidateBinary);
         } catch (RuntimeException e) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -15,6 +16,12 @@ class ReferenceSidecarTest {
     Path dir;
 
     private String read(String content) throws Exception {
+        List<String> digests = readAll(content);
+        assertThat(digests).hasSize(1);
+        return digests.get(0);
+    }
+
+    private List<String> readAll(String content) throws Exception {
         Path file = dir.resolve("reference.sha256");
         Files.writeString(file, content);
         return ReferenceSidecar.read(file);
@@ -38,7 +45,15 @@ class ReferenceSidecarTest {
     void rejectsOtherFormats() {
         assertThatThrownBy(() -> read("sha256:" + HEX)).hasMessageContaining("sha256sum format").hasMessageContaining("freeze-reference");
         assertThatThrownBy(() -> read(HEX.substring(1) + "  x")).hasMessageContaining("sha256sum format");
-        assertThatThrownBy(() -> read(HEX + "  a\n" + HEX + "  b\n")).hasMessageContaining("expected one line");
+        assertThatThrownBy(() -> readAll(HEX + "  a\nnot a digest  b\n")).hasMessageContaining("line 2 is not in sha256sum format");
+        assertThatThrownBy(() -> readAll("")).hasMessageContaining("line 1 is not in sha256sum format");
+    }
+
+    /** An interpreted reference freezes its script too: a line a file, the executable first. */
+    @Test
+    void readsOneDigestPerFrozenFileInOrder() throws Exception {
+        String other = HEX.replace('9', '8');
+        assertThat(readAll(HEX + "  /bin/sh\n" + other + "  frozen/ref.sh\n")).containsExactly(HEX, other);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.patchgrade.core.grade;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.patchgrade.core.Fixtures;
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.classify.Comparison;
@@ -87,6 +88,64 @@ class CheatingCandidatesTest {
         GoalResult sandboxed = ThreeColumnGoal.grade(threeColumn(settings("three-column", "boxed", SandboxSpec.Mode.REQUIRED), reference, cheat),
                 GradeLog.SILENT);
         assertThat(sandboxed.worst()).isEqualTo("nonzero_exit");
+    }
+
+    private ThreeColumnGoal.Options threeColumn(GoalSettings settings, List<String> referenceCommand, List<String> candidate, String sidecarName)
+            throws Exception {
+        Path cases = dir.resolve("cases.jsonl");
+        if (!Files.exists(cases)) {
+            Files.writeString(cases, "{\"id\":\"q\",\"args\":[\"question\"],\"golden\":\"" + GOLDEN + "\"}\n");
+        }
+        Path sidecar = dir.resolve(sidecarName);
+        if (!Files.exists(sidecar)) {
+            ThreeColumnGoal.freeze(settings, referenceCommand, sidecar, false, GradeLog.SILENT);
+        }
+        return ThreeColumnGoal.builder(settings).cases(cases).reference(referenceCommand).candidate(candidate).referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim")).timeoutSeconds(5).parallel(1).build();
+    }
+
+    /**
+     * Red team 13: a reference run by an interpreter froze and hid /bin/sh, not its script. The candidate ran the
+     * script and passed; the script could change after freezing unnoticed; and every candidate lost /bin/sh.
+     */
+    @Test
+    void aCandidateCannotRunAnInterpretedReferencesScript() throws Exception {
+        Path script = dir.resolve("frozen/ref.sh");
+        Files.createDirectories(script.getParent());
+        Files.writeString(script, "echo secret-answer \"$1\"\n");
+        List<String> reference = List.of("/bin/sh", "frozen/ref.sh");
+        // The cheat needs /bin/sh itself: it must still be there for a candidate.
+        List<String> cheat = List.of("/bin/sh", "-c", "exec /bin/sh frozen/ref.sh \"$@\"", "sh");
+        GoalResult open = ThreeColumnGoal.grade(threeColumn(settings("three-column", "open", SandboxSpec.Mode.OFF), reference, cheat, "open.sha256"),
+                GradeLog.SILENT);
+        assertThat(open.worst()).as("unsandboxed, the cheat works").isEqualTo("pass_all_agree");
+        GoalResult sandboxed = ThreeColumnGoal.grade(threeColumn(settings("three-column", "boxed", SandboxSpec.Mode.REQUIRED), reference, cheat,
+                "boxed.sha256"), GradeLog.SILENT);
+        assertThat(sandboxed.worst()).as("the script is hidden, the shell is not").isEqualTo("nonzero_exit");
+        assertThat(Files.readAllLines(dir.resolve("boxed.sha256"))).as("the script is frozen with the interpreter").hasSize(2)
+                .last().asString().endsWith("frozen/ref.sh");
+        Files.writeString(script, "echo another-answer \"$1\"\n");
+        GoalResult changed = ThreeColumnGoal.grade(threeColumn(settings("three-column", "boxed", SandboxSpec.Mode.REQUIRED), reference, cheat,
+                "boxed.sha256"), GradeLog.SILENT);
+        assertThat(changed.error()).as("the script changed after freezing").isNotNull();
+        assertThat(changed.error().error()).isEqualTo(ErrorName.REFERENCE_IDENTITY_DRIFT);
+    }
+
+    /** Red team 13: a library beside the reference ($ORIGIN rpath) stayed visible; a candidate dlopen'd it and passed. */
+    @Test
+    void aCandidateCannotReadWhatLiesBesideTheReference() throws Exception {
+        Path reference = dir.resolve("frozen/bin/ref");
+        Files.createDirectories(reference.getParent());
+        Files.copy(Path.of("/bin/echo"), reference, StandardCopyOption.COPY_ATTRIBUTES);
+        Files.writeString(reference.resolveSibling("libref.so"), "secret-answer");
+        List<String> cheat = List.of("/bin/sh", "-c", "printf '%s %s\\n' \"$(cat " + reference.resolveSibling("libref.so") + ")\" \"$1\"", "sh");
+        List<String> command = List.of(reference.toString(), "secret-answer");
+        GoalResult open = ThreeColumnGoal.grade(threeColumn(settings("three-column", "open", SandboxSpec.Mode.OFF), command, cheat, "open.sha256"),
+                GradeLog.SILENT);
+        assertThat(open.worst()).as("unsandboxed, the cheat works").isEqualTo("pass_all_agree");
+        GoalResult sandboxed = ThreeColumnGoal.grade(threeColumn(settings("three-column", "boxed", SandboxSpec.Mode.REQUIRED), command, cheat,
+                "boxed.sha256"), GradeLog.SILENT);
+        assertThat(sandboxed.worst()).isNotEqualTo("pass_all_agree");
     }
 
     private DigestGoal.Options digest(GoalSettings settings, List<String> command) throws Exception {
