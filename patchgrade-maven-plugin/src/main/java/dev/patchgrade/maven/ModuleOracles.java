@@ -1,11 +1,15 @@
 package dev.patchgrade.maven;
 
+import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.classify.ReferenceFiles;
+import dev.patchgrade.core.launch.ChildEnvironment;
+import dev.patchgrade.core.launch.ExecutableCheck;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import org.apache.maven.model.Build;
@@ -49,24 +53,35 @@ final class ModuleOracles {
             }
             // The frozen reference of a three-column execution: any other goal's candidate could run it and print
             // its answers. The goal that runs it shows it again to its own reference launcher.
-            // Its executable where named by path (a system interpreter is no oracle: every candidate's system() needs
-            // /bin/sh), and the files its command names (an interpreter's script).
+            // Its executable, or an interpreter's script (the system's interpreter is no oracle: every candidate's
+            // system() needs /bin/sh); not the other files its command names, which other goals may read too.
             Xpp3Dom reference = configuration.getChild("reference");
             List<String> words = new ArrayList<>();
             for (int i = 0; reference != null && i < reference.getChildCount(); i++) {
                 words.add(value(reference.getChild(i)));
             }
-            String executable = words.isEmpty() ? null : words.get(0);
-            if (executable != null && executable.contains("/") && !ReferenceFiles.system(base.resolve(executable))) {
-                add(executable, base, oracles);
-            }
-            oracles.addAll(ReferenceFiles.namedFiles(words, base));
+            oracles.addAll(referenceFiles(words, base));
         }
         for (String name : ORACLE_PARAMETERS) {
             add(property(name, project, userProperties), base, oracles);
         }
         oracles.addAll(copiedAsResources(project, oracles));
         return new ArrayList<>(oracles);
+    }
+
+    private static List<Path> referenceFiles(List<String> words, Path base) {
+        if (words.isEmpty() || words.get(0) == null) {
+            return List.of();
+        }
+        ExecutableCheck.Resolution executable = ExecutableCheck.resolve(words.get(0), base, ChildEnvironment.pinned(Map.of()));
+        if (!executable.ok() || (!words.get(0).contains("/") && !ReferenceFiles.interpreter(executable.path()))) {
+            return List.of(); // a command found on the PATH is no file of the project, unless it runs one
+        }
+        try {
+            return ReferenceFiles.of(executable.path(), words, base, base).hiddenFromModule();
+        } catch (PatchgradeException e) {
+            return List.of(); // an interpreter without a script: the goal itself says so
+        }
     }
 
     /**

@@ -95,7 +95,7 @@ public final class ThreeColumnGoal {
 
     /** The reference's executable and the files its command names (an interpreter's script), as frozen and hidden. */
     static ReferenceFiles referenceFiles(GoalSettings settings, List<String> reference) {
-        return ReferenceFiles.of(referenceExecutable(settings, reference), reference, settings.workingDirectory());
+        return ReferenceFiles.of(referenceExecutable(settings, reference), reference, settings.workingDirectory(), settings.projectDirectory());
     }
 
     public static GoalResult grade(Options options, GradeLog log) {

@@ -117,7 +117,8 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         // executable, with the libraries beside it) hidden while a candidate runs, unless the candidate is the
         // reference binary itself (run with other arguments).
         List<Path> hiddenFromCandidate = new ArrayList<>(oracles);
-        hiddenFromCandidate.addAll(referenceFiles.hiddenFrom(candidateFiles, settings.projectDirectory(), settings.workingDirectory()));
+        hiddenFromCandidate.addAll(ReferenceFiles.of(referenceBinary, options.reference(), settings.workingDirectory(), candidateFiles,
+                settings.projectDirectory()).hidden(candidateFiles));
         if (sameFile(candidateBinary, referenceBinary)) {
             hiddenFromCandidate.remove(referenceBinary);
         }

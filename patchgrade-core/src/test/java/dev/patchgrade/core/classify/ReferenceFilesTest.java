@@ -1,7 +1,9 @@
 package dev.patchgrade.core.classify;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.patchgrade.core.PatchgradeException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,50 +14,84 @@ class ReferenceFilesTest {
     @TempDir
     Path project;
 
-    private Path file(String relative) throws Exception {
-        Path file = project.resolve(relative);
+    @TempDir
+    Path elsewhere;
+
+    private Path file(Path base, String relative) throws Exception {
+        Path file = base.resolve(relative);
         Files.createDirectories(file.getParent());
         Files.writeString(file, relative);
         return file;
     }
 
-    /** Red team 13: an interpreted reference froze and hid /bin/sh, and left its script readable and unfrozen. */
+    /**
+     * Red team 13: an interpreted reference froze and hid /bin/sh, and left its script readable and unfrozen. Red
+     * team 14: a file the script sources beside it stayed readable. The script is frozen and hidden with its
+     * directory; another file the command names (an input other goals read) is neither.
+     */
     @Test
-    void anInterpretedReferenceFreezesAndHidesItsScriptNotTheInterpreter() throws Exception {
-        Path script = file("frozen/ref.sh");
-        file("data.txt");
-        ReferenceFiles files = ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh", "frozen/ref.sh", "--mode", "fast", "data.txt", "-x"), project);
-        assertThat(files.frozen()).containsExactly(Path.of("/bin/sh"), script, project.resolve("data.txt"));
-        assertThat(files.hiddenFromCandidates()).containsExactly(script, project.resolve("data.txt"));
-        assertThat(files.hiddenFrom(List.of(Path.of("/bin/sh"), project.resolve("data.txt")), project, project))
-                .as("a file the candidate names too stays visible; the interpreter's directory is never hidden").containsExactly(script);
+    void anInterpretedReferenceIsItsScriptAndTheDirectoryBesideIt() throws Exception {
+        Path script = file(project, "frozen/ref.sh");
+        file(project, "frozen/impl.sh");
+        Path data = file(project, "data/dict.txt");
+        ReferenceFiles files = ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh", "frozen/ref.sh", "data/dict.txt"), project, project);
+        assertThat(files.frozen()).containsExactly(Path.of("/bin/sh"), script);
+        assertThat(files.hiddenFromModule()).containsExactly(script);
+        assertThat(files.hidden(List.of(Path.of("/bin/sh")))).containsExactly(script, script.getParent()).doesNotContain(data);
     }
 
-    /** Red team 13: a library beside the reference ($ORIGIN rpath) was visible, and a candidate dlopen'd it. */
+    /** Red team 14: code named inside -c (or --script=x) is no file of the command: an error, never an unfrozen reference. */
     @Test
-    void theCandidateDoesNotSeeTheDirectoryOfTheReferencesExecutable() throws Exception {
-        Path reference = file("frozen/bin/ref");
-        file("frozen/bin/libref.so");
-        Path candidate = file("target/cand");
-        ReferenceFiles files = ReferenceFiles.of(reference, List.of(reference.toString()), project);
-        assertThat(files.hiddenFrom(List.of(candidate), project, project)).containsExactly(reference, reference.getParent());
-        assertThat(files.hiddenFrom(List.of(project.resolve("frozen/bin/cand")), project, project))
+    void anInterpreterThatNamesNoFileOfItsOwnIsAnError() {
+        assertThatThrownBy(() -> ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh", "-c", ". frozen/ref.sh", "sh"), project, project))
+                .isInstanceOf(PatchgradeException.class).hasMessageContaining("names no file of its own");
+    }
+
+    /** Red team 13 and 14: what lies beside the reference (a library, its data) is hidden, wherever the reference is. */
+    @Test
+    void theCandidateDoesNotSeeTheDirectoryOfTheReference() throws Exception {
+        Path reference = file(project, "frozen/bin/ref");
+        Path candidate = file(project, "target/cand");
+        ReferenceFiles files = ReferenceFiles.of(reference, List.of(reference.toString()), project, List.of(candidate), project);
+        assertThat(files.hidden(List.of(candidate))).containsExactly(reference, reference.getParent());
+        Path outside = file(elsewhere, "opt/ref/bin/ref");
+        assertThat(ReferenceFiles.of(outside, List.of(outside.toString()), project, List.of(candidate), project).hidden(List.of(candidate)))
+                .as("outside the project too").containsExactly(outside, outside.getParent());
+        Path besideCandidate = file(project, "frozen/bin/cand");
+        assertThat(ReferenceFiles.of(reference, List.of("ref"), project, List.of(besideCandidate), project).hidden(List.of(besideCandidate)))
                 .as("a candidate in the same directory").containsExactly(reference);
-        assertThat(files.hiddenFrom(List.of(candidate), project, project.resolve("frozen/bin/run")))
+        assertThat(ReferenceFiles.of(reference, List.of("ref"), project.resolve("frozen/bin/run"), List.of(candidate), project).hidden(List.of(candidate)))
                 .as("the working directory below it").containsExactly(reference);
-        Path beside = file("ref");
-        assertThat(ReferenceFiles.of(beside, List.of("./ref"), project).hiddenFrom(List.of(candidate), project, project))
-                .as("a reference in the project directory itself").containsExactly(beside);
-        assertThat(ReferenceFiles.of(reference, List.of("ref"), project).hiddenFrom(List.of(reference), project, project))
+        Path inProject = file(project, "ref");
+        assertThat(ReferenceFiles.of(inProject, List.of("./ref"), project, List.of(candidate), project).hidden(List.of(candidate)))
+                .as("a reference in the project directory itself").containsExactly(inProject);
+        assertThat(ReferenceFiles.of(reference, List.of("ref"), project, List.of(reference), project).hidden(List.of(reference)))
                 .as("the candidate is the reference binary").isEmpty();
     }
 
+    /** Red team 14: a symbolic link hid its own directory and left the real one, with the library beside the binary, readable. */
     @Test
-    void systemDirectoriesAreTheOperatingSystems() {
-        assertThat(ReferenceFiles.system(Path.of("/usr/bin/python3"))).isTrue();
-        assertThat(ReferenceFiles.system(Path.of("/bin/../bin/sh"))).isTrue();
+    void aReferenceReachedThroughALinkHidesWhereItLeads() throws Exception {
+        Path real = file(project, "build/bin/ref");
+        Path link = project.resolve("frozen/ref");
+        Files.createDirectories(link.getParent());
+        Files.createSymbolicLink(link, real);
+        Path candidate = file(project, "target/cand");
+        assertThat(ReferenceFiles.of(link, List.of("frozen/ref"), project, List.of(candidate), project).hidden(List.of(candidate)))
+                .contains(link, real.toRealPath(), real.toRealPath().getParent());
+    }
+
+    /** Red team 14: a reference under /usr/local is what a user installed there, no interpreter of the system: it stays hidden. */
+    @Test
+    void onlyTheDistributionsInterpretersAreLeftVisible() {
+        assertThat(ReferenceFiles.interpreter(Path.of("/bin/sh"))).isTrue();
+        assertThat(ReferenceFiles.interpreter(Path.of("/usr/bin/python3.11"))).isTrue();
+        assertThat(ReferenceFiles.interpreter(Path.of("/usr/bin/sort"))).as("a tool of the system, not an interpreter").isFalse();
+        assertThat(ReferenceFiles.interpreter(Path.of("/usr/local/bin/python3"))).isFalse();
+        assertThat(ReferenceFiles.system(Path.of("/usr/local/bin/ref"))).isFalse();
         assertThat(ReferenceFiles.system(Path.of("/opt/ref/bin/tool"))).isFalse();
-        assertThat(ReferenceFiles.system(project.resolve("frozen/ref"))).isFalse();
-        assertThat(ReferenceFiles.system(Path.of("/usrx/ref"))).isFalse();
+        assertThat(ReferenceFiles.system(Path.of("/bin/../bin/sh"))).isTrue();
+        ReferenceFiles sort = ReferenceFiles.of(Path.of("/usr/bin/sort"), List.of("/usr/bin/sort"), project, project);
+        assertThat(sort.hiddenFromModule()).as("a reference that is a tool of the system is hidden as before").contains(Path.of("/usr/bin/sort"));
     }
 }

@@ -31,10 +31,10 @@ class ReferenceIdentityTest {
                 .timeoutSeconds(5)
                 .parallel(1)
                 .build();
-        assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/echo"), List.of("/bin/echo"), dir))).isNull();
-        assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/cat"), List.of("/bin/cat"), dir))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
+        assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/echo"), List.of("/bin/echo"), dir, dir))).isNull();
+        assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/cat"), List.of("/bin/cat"), dir, dir))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
         Files.delete(sidecar);
-        assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/echo"), List.of("/bin/echo"), dir))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
+        assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/echo"), List.of("/bin/echo"), dir, dir))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
         assertThat(DriftPattern.values()[0]).as("worst first").isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
     }
 }
