@@ -73,8 +73,13 @@ final class ModuleOracles {
         if (words.isEmpty() || words.get(0) == null) {
             return List.of();
         }
+        boolean path = words.get(0).contains("/");
         ExecutableCheck.Resolution executable = ExecutableCheck.resolve(words.get(0), base, ChildEnvironment.pinned(Map.of()));
-        if (!executable.ok() || (!words.get(0).contains("/") && !ReferenceFiles.interpreter(executable.path()))) {
+        if (!executable.ok()) {
+            // Not built yet, or not there: the path it will have is hidden all the same.
+            return path ? List.of(base.resolve(words.get(0)).toAbsolutePath().normalize()) : List.of();
+        }
+        if (!path && !ReferenceFiles.interpreter(executable.path())) {
             return List.of(); // a command found on the PATH is no file of the project, unless it runs one
         }
         try {
