@@ -132,7 +132,7 @@ class BadInputTest {
                 .parallel(1)
                 .build(), GradeLog.SILENT);
         assertThat(result.error().errorName()).isEqualTo("malformed_sidecar");
-        assertThat(result.error().getMessage()).isEqualTo(sidecar + ": expected one line in sha256sum format, \"<64 hex digits>  <path>\" "
+        assertThat(result.error().getMessage()).isEqualTo(sidecar + ": line 1 is not in sha256sum format, \"<64 hex digits>  <path>\" "
                 + "(found \"md5: 0123\"). Re-create it with `run freeze-reference for execution bad with force=true` after reviewing the reference");
         assertThat(Files.readString(sidecar)).isEqualTo("md5: 0123\n");
     }
