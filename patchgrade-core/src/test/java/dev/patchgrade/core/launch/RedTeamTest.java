@@ -88,7 +88,7 @@ class RedTeamTest extends SandboxedRunTest {
         try (Launcher launcher = settings.openLauncher(log, List.of(), List.of())) {
             Assumptions.assumeTrue(launcher.cpuLimitation() == null, "needs a writable CPU cgroup (root here): " + launcher.method());
             for (String mode : List.of("sigchld-ign", "sigchld-ign-xonly")) {
-                LaunchResult result = run(launcher, Fixtures.command("redteam"), mode, "400");
+                LaunchResult result = runLong(launcher, Fixtures.command("redteam"), mode, "400");
                 assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
                 long cpu = result.usage().userMicros() + result.usage().systemMicros();
                 assertThat(cpu).as("CPU of the auto-reaped child (" + mode + "), in microseconds").isGreaterThanOrEqualTo(300_000L);
@@ -110,7 +110,7 @@ class RedTeamTest extends SandboxedRunTest {
     void theMemoryOfAnAutoReapedChildIsNeverReportedAsSmall() {
         try (Launcher launcher = open()) {
             Assumptions.assumeTrue(launcher.method().contains("task_clock"), "needs PID 1's task clock: " + launcher.method());
-            LaunchResult tree = sh(launcher, Fixtures.command("touch_mb") + " 20 & " + Fixtures.command("touch_mb") + " 30; wait");
+            LaunchResult tree = shLong(launcher, Fixtures.command("touch_mb") + " 20 & " + Fixtures.command("touch_mb") + " 30; wait");
             assertThat(tree.usage().processEscapedWait()).as("every process of an honest tree is waited for: " + tree.usage()).isFalse();
             assertThat(tree.usage().maxRssKb()).isGreaterThan(30_000L);
             // The allowance is per task the run made, told by the pid counter: a clone that fails after taking its pid
@@ -121,10 +121,10 @@ class RedTeamTest extends SandboxedRunTest {
             assertThat(Integer.parseInt(burnt.stdout().excerpt().strip().replaceAll(".* ", ""))).as("the pid counter after 4,000 clones")
                     .isLessThan(10);
             // Each thread spends a few microseconds after its time joined its process's: 2,400 of them are no escape.
-            LaunchResult threads = run(launcher, Fixtures.command("redteam"), "threads", "300");
+            LaunchResult threads = runLong(launcher, Fixtures.command("redteam"), "threads", "300");
             assertThat(threads.stdout().excerpt()).isEqualTo("threads done\n");
             assertThat(threads.usage().processEscapedWait()).as("short threads: " + threads.usage()).isFalse();
-            LaunchResult hidden = run(launcher, Fixtures.command("redteam"), "sigchld-ign-touch", "200");
+            LaunchResult hidden = runLong(launcher, Fixtures.command("redteam"), "sigchld-ign-touch", "200");
             assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
             assertThat(hidden.usage().processEscapedWait()).as(hidden.usage().toString()).isTrue();
             assertThat(hidden.usage().maxRssKb()).as("not the parent's own 1 MB").isNull();
@@ -133,7 +133,7 @@ class RedTeamTest extends SandboxedRunTest {
             // A child that execs a file it cannot read leaves PID 1's counters; a CPU cgroup still has its CPU (red team 7:
             // 200 MB read as 1.6 MB here before the cgroup was asked too).
             if (launcher.cpuLimitation() == null) {
-                LaunchResult unreadable = run(launcher, Fixtures.command("redteam"), "sigchld-ign-xonly-touch", "200");
+                LaunchResult unreadable = runLong(launcher, Fixtures.command("redteam"), "sigchld-ign-xonly-touch", "200");
                 assertThat(unreadable.stdout().excerpt()).isEqualTo("answer\n");
                 assertThat(unreadable.usage().maxRssKb()).as(unreadable.usage().toString()).isNull();
             }
@@ -152,14 +152,14 @@ class RedTeamTest extends SandboxedRunTest {
         try (Launcher launcher = open()) {
             Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
             for (String huge : List.of("0", "1")) {
-                LaunchResult hidden = run(launcher, Fixtures.command("redteam"), "sigchld-ign-populate", "64", "1500", huge);
+                LaunchResult hidden = runLong(launcher, Fixtures.command("redteam"), "sigchld-ign-populate", "64", "1500", huge);
                 assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
                 assertThat(hidden.usage().processEscapedWait()).as("huge pages asked: " + huge + ", " + hidden.usage()).isTrue();
                 assertThat(hidden.usage().maxRssKb()).as("not the parent's own 1 MB").isNull();
                 assertThat(hidden.usage().treeRssKb()).as("the cgroup holds the 64 MB").isGreaterThan(64_000L);
             }
             // The same threads with the child's memory waited for: no escape, and the child's 100 MB is the peak.
-            LaunchResult honest = sh(launcher, Fixtures.command("redteam") + " threads 750 && " + Fixtures.command("touch_mb") + " 100");
+            LaunchResult honest = shLong(launcher, Fixtures.command("redteam") + " threads 750 && " + Fixtures.command("touch_mb") + " 100");
             assertThat(honest.usage().processEscapedWait()).as(honest.usage().toString()).isFalse();
             assertThat(honest.usage().maxRssKb()).isGreaterThan(100_000L);
         }
@@ -212,7 +212,7 @@ class RedTeamTest extends SandboxedRunTest {
                     HostInfo.detect(null), null);
             Envelope envelope = EnvelopeFile.parse(dir.resolve("envelope.json"),
                     EnvelopeFile.recorded(recording).toString().getBytes(StandardCharsets.UTF_8));
-            LaunchResult hidden = run(launcher, candidate, "sigchld-ign-procmem", "100");
+            LaunchResult hidden = runLong(launcher, candidate, "sigchld-ign-procmem", "100");
             assertThat(hidden.stdout().excerpt()).isEqualTo("answer read 25600\n");
             assertThat(hidden.usage().treeRssKb()).as(hidden.usage().toString()).isGreaterThan(100_000L);
             EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, List.of(EnvelopeRun.of(hidden)), null, List.of());
@@ -237,7 +237,7 @@ class RedTeamTest extends SandboxedRunTest {
     @Test
     void aRunCannotResetItsOwnPeakRss() throws Exception {
         try (Launcher launcher = open()) {
-            LaunchResult forgot = run(launcher, Fixtures.command("redteam"), "touch-forget", "100");
+            LaunchResult forgot = runLong(launcher, Fixtures.command("redteam"), "touch-forget", "100");
             assertThat(forgot.stdout().excerpt()).startsWith("reset refused errno=30"); // EROFS
             assertThat(forgot.usage().maxRssKb()).as("the peak of 100 MB touched").isGreaterThan(90_000L);
             LaunchResult reopened = sh(launcher, "echo one >> /proc/self/fd/1; echo two >> /dev/stdout; echo three >> /dev/stderr");

@@ -19,4 +19,16 @@ abstract class SandboxedRunTest {
     LaunchResult sh(Launcher launcher, String script) {
         return SandboxedRuns.sh(launcher, dir, script);
     }
+
+    /**
+     * A run whose work takes seconds on a quiet machine (thousands of threads, hundreds of MB): what it measures
+     * must not depend on how busy the machine is, so it has the time a busy one needs.
+     */
+    LaunchResult runLong(Launcher launcher, String... command) {
+        return launcher.launch(LaunchRequest.of(java.util.List.of(command)).withWorkingDirectory(dir).withTimeout(java.time.Duration.ofSeconds(120)));
+    }
+
+    LaunchResult shLong(Launcher launcher, String script) {
+        return runLong(launcher, "/bin/sh", "-c", script);
+    }
 }
