@@ -47,26 +47,44 @@ final class ModuleOracles {
         Set<Path> oracles = new LinkedHashSet<>();
         // Where the parameters' defaults put oracles, configured or not.
         oracles.add(base.resolve("src/test/patchgrade"));
+        // Files the goals' own commands name are their inputs: a reference that names one too does not hide it
+        // from them (red team 14: a digest goal's honest `cat data/dict.txt`).
+        Set<Path> inputs = new LinkedHashSet<>();
+        for (Xpp3Dom configuration : configurations(project)) {
+            for (String command : List.of("command", "candidate")) {
+                inputs.addAll(ReferenceFiles.namedFiles(words(configuration.getChild(command)), workingDirectory(configuration, base)));
+            }
+        }
         for (Xpp3Dom configuration : configurations(project)) {
             for (String name : ORACLE_PARAMETERS) {
                 add(value(configuration.getChild(name)), base, oracles);
             }
             // The frozen reference of a three-column execution: any other goal's candidate could run it and print
-            // its answers. The goal that runs it shows it again to its own reference launcher.
-            // Its executable, or an interpreter's script (the system's interpreter is no oracle: every candidate's
-            // system() needs /bin/sh); not the other files its command names, which other goals may read too.
-            Xpp3Dom reference = configuration.getChild("reference");
-            List<String> words = new ArrayList<>();
-            for (int i = 0; reference != null && i < reference.getChildCount(); i++) {
-                words.add(value(reference.getChild(i)));
-            }
-            oracles.addAll(referenceFiles(words, base));
+            // its answers. The goal that runs it shows it again to its own reference launcher. Its executable, its
+            // script and the files its command names (the system's own executable running them is no oracle:
+            // every candidate's system() needs /bin/sh), resolved where the execution runs.
+            List<Path> reference = referenceFiles(words(configuration.getChild("reference")), workingDirectory(configuration, base));
+            reference.stream().filter(file -> !inputs.contains(file)).forEach(oracles::add);
         }
         for (String name : ORACLE_PARAMETERS) {
             add(property(name, project, userProperties), base, oracles);
         }
         oracles.addAll(copiedAsResources(project, oracles));
         return new ArrayList<>(oracles);
+    }
+
+    private static List<String> words(Xpp3Dom list) {
+        List<String> words = new ArrayList<>();
+        for (int i = 0; list != null && i < list.getChildCount(); i++) {
+            words.add(value(list.getChild(i)));
+        }
+        return words;
+    }
+
+    /** Where an execution's commands run: its {@code workingDirectory}, relative to the project, or the project. */
+    private static Path workingDirectory(Xpp3Dom configuration, Path base) {
+        String configured = value(configuration.getChild("workingDirectory"));
+        return configured == null || configured.isBlank() || configured.contains("${") ? base : base.resolve(configured).normalize();
     }
 
     private static List<Path> referenceFiles(List<String> words, Path base) {

@@ -145,6 +145,40 @@ class ModuleOraclesTest {
                 .doesNotContain(root.resolve("billing/scan"));
     }
 
+    private static Xpp3Dom list(String name, String... words) {
+        Xpp3Dom list = new Xpp3Dom(name);
+        for (String word : words) {
+            Xpp3Dom arg = new Xpp3Dom("arg");
+            arg.setValue(word);
+            list.addChild(arg);
+        }
+        return list;
+    }
+
+    /**
+     * Red team 14: a file the reference names that another goal's command names too is that goal's input, and stays
+     * visible to it. Red team 15: a reference is resolved where its execution runs (its workingDirectory).
+     */
+    @Test
+    void namedInputsOfOtherGoalsStayVisibleAndTheWorkingDirectoryCounts(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
+        Path script = root.resolve("billing/reference/ref.sh");
+        Path dictionary = root.resolve("billing/data/dict.txt");
+        for (Path file : List.of(script, dictionary)) {
+            java.nio.file.Files.createDirectories(file.getParent());
+            java.nio.file.Files.writeString(file, "x\n");
+        }
+        Xpp3Dom threeColumn = configuration("workingDirectory", "reference");
+        threeColumn.addChild(list("reference", "/usr/bin/timeout", "10", "ref.sh", "../data/dict.txt"));
+        MavenProject billing = module(root, "billing", threeColumn);
+        PluginExecution digest = new PluginExecution();
+        digest.setId("plain");
+        Xpp3Dom digestConfiguration = configuration();
+        digestConfiguration.addChild(list("command", "/bin/cat", "data/dict.txt"));
+        digest.setConfiguration(digestConfiguration);
+        billing.getBuildPlugins().get(0).addExecution(digest);
+        assertThat(ModuleOracles.of(billing)).contains(script).doesNotContain(dictionary, Path.of("/usr/bin/timeout"));
+    }
+
     @Test
     void aReferenceFoundOnThePathIsNoFileOfTheProject() {
         Xpp3Dom threeColumn = configuration();

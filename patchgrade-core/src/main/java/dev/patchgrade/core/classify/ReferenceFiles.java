@@ -16,13 +16,14 @@ import java.util.stream.Stream;
  * What of a three-column reference is frozen and hidden. Its executable is not always its code: a reference run
  * by an interpreter ({@code /bin/sh frozen/ref.sh}) is its script, and a binary loads libraries and data beside it
  * ({@code $ORIGIN} rpath). A candidate that can read them prints the reference's answers (red teams 13 and 14).
- * Frozen: the executable and an interpreter's script. Hidden from the candidate: those, where a symbolic link
+ * Frozen: the executable and every file its command names (an interpreter's or a wrapper's script, its inputs).
+ * Hidden from the candidate: those but the files the candidate names too, where a symbolic link
  * leads, and the directory of the reference's own file, wherever it is, unless that directory holds the project,
  * the working directory or the candidate. The system's own interpreters are frozen where they run the reference
  * but never hidden: every candidate's {@code system()} needs {@code /bin/sh}.
  *
  * @param root the reference's own file: its executable, or an interpreter's script
- * @param frozen the executable first, then the script
+ * @param frozen the executable first, then the script, then the other files the command names
  * @param directory the reference's directory, or {@code null} where it is not the reference's own
  */
 public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
@@ -42,17 +43,25 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
      */
     public static ReferenceFiles of(Path executable, List<String> reference, Path workingDirectory, List<Path> keep, Path projectDirectory) {
         Path exe = executable.toAbsolutePath().normalize();
+        List<Path> named = namedFiles(reference, workingDirectory);
         Path root = exe;
-        if (interpreter(exe)) {
-            root = namedFiles(reference, workingDirectory).stream().findFirst().orElseThrow(() -> PatchgradeException.badParameter(Setting.REFERENCE,
-                    "runs " + exe + ", an interpreter of the system, and names no file of its own: its code could neither be frozen nor hidden "
-                            + "from the candidate. Name its script as a word of its own (e.g. <arg>" + exe + "</arg><arg>frozen/ref.sh</arg>), "
-                            + "in a directory of its own"));
+        if (runner(exe)) {
+            // The system's own executable runs the reference's code: an interpreter, or a wrapper (timeout, stdbuf, the
+            // dynamic loader). The first file it names is the reference's own; an interpreter that names none has no
+            // code anyone could freeze or hide (red team 14: -c ". frozen/ref.sh").
+            if (!named.isEmpty()) {
+                root = named.get(0);
+            } else if (interpreter(exe)) {
+                throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + ", an interpreter of the system, and names no file of its "
+                        + "own: its code could neither be frozen nor hidden from the candidate. Name its script as a word of its own (e.g. <arg>"
+                        + exe + "</arg><arg>frozen/ref.sh</arg>), in a directory of its own");
+            }
         }
         Path directory = ownDirectory(root, workingDirectory, keep, projectDirectory);
         Set<Path> frozen = new LinkedHashSet<>();
         frozen.add(exe);
         frozen.add(root);
+        frozen.addAll(named);
         return new ReferenceFiles(root, List.copyOf(frozen), directory);
     }
 
@@ -63,8 +72,26 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
 
     /** Whether the executable is an interpreter of the operating system's own (its code is the script it runs). */
     public static boolean interpreter(Path executable) {
-        Path absolute = executable.toAbsolutePath().normalize();
-        return system(absolute) && INTERPRETER.matcher(String.valueOf(absolute.getFileName())).matches();
+        Path real = real(executable);
+        return system(real) && (INTERPRETER.matcher(String.valueOf(real.getFileName())).matches()
+                || INTERPRETER.matcher(String.valueOf(executable.getFileName())).matches());
+    }
+
+    /**
+     * Whether the executable is the distribution's own, where it really is (a virtualenv's python3 links to
+     * /usr/bin/python3.11): such a program runs the reference's code (red team 15) and is never hidden when it does.
+     */
+    public static boolean runner(Path executable) {
+        return system(real(executable));
+    }
+
+    private static Path real(Path path) {
+        Path absolute = path.toAbsolutePath().normalize();
+        try {
+            return absolute.toRealPath();
+        } catch (IOException e) {
+            return absolute;
+        }
     }
 
     /** The words after the first that name an existing regular file outside the system's directories, absolute. */
@@ -128,16 +155,17 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
 
     /**
      * What every candidate of the module must not see: the reference's own file (and where a symbolic link leads),
-     * and the executable unless it is the system's interpreter. Not its directory: another goal's candidate may live
-     * there.
+     * the other files its command names, and the executable unless it is the system's own running a file of the
+     * reference's. Not its directory: another goal's candidate may live there.
      */
     public List<Path> hiddenFromModule() {
         Set<Path> hidden = new LinkedHashSet<>();
         Path exe = frozen.get(0);
-        if (!interpreter(exe)) {
+        if (!runner(exe) || root.equals(exe)) {
             hidden.add(exe);
         }
         hidden.add(root);
+        hidden.addAll(frozen.subList(1, frozen.size()));
         try {
             hidden.add(root.toRealPath());
         } catch (IOException e) {

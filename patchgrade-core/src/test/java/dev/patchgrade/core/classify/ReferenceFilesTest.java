@@ -26,8 +26,8 @@ class ReferenceFilesTest {
 
     /**
      * Red team 13: an interpreted reference froze and hid /bin/sh, and left its script readable and unfrozen. Red
-     * team 14: a file the script sources beside it stayed readable. The script is frozen and hidden with its
-     * directory; another file the command names (an input other goals read) is neither.
+     * team 14: a file the script sources beside it stayed readable. The script and every other file the command
+     * names are frozen and hidden, with the script's directory; a file the candidate names too stays visible to it.
      */
     @Test
     void anInterpretedReferenceIsItsScriptAndTheDirectoryBesideIt() throws Exception {
@@ -35,9 +35,28 @@ class ReferenceFilesTest {
         file(project, "frozen/impl.sh");
         Path data = file(project, "data/dict.txt");
         ReferenceFiles files = ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh", "frozen/ref.sh", "data/dict.txt"), project, project);
-        assertThat(files.frozen()).containsExactly(Path.of("/bin/sh"), script);
-        assertThat(files.hiddenFromModule()).containsExactly(script);
-        assertThat(files.hidden(List.of(Path.of("/bin/sh")))).containsExactly(script, script.getParent()).doesNotContain(data);
+        assertThat(files.frozen()).containsExactly(Path.of("/bin/sh"), script, data);
+        assertThat(files.hiddenFromModule()).containsExactly(script, data);
+        assertThat(files.hidden(List.of(Path.of("/bin/sh"), data))).containsExactly(script, script.getParent());
+    }
+
+    /**
+     * Red team 15: a wrapper (timeout, stdbuf, the dynamic loader) or an interpreter outside /bin and /usr/bin (a
+     * virtualenv's python3, a link to the system's) was taken for the reference, and the script it runs was neither
+     * frozen nor hidden. The distribution's own program, where it really is, runs the first file named.
+     */
+    @Test
+    void aWrapperOrALinkedInterpreterRunsTheReferencesScript() throws Exception {
+        Path script = file(project, "frozen/ref.sh");
+        ReferenceFiles wrapped = ReferenceFiles.of(Path.of("/usr/bin/timeout"), List.of("/usr/bin/timeout", "10", "frozen/ref.sh"), project, project);
+        assertThat(wrapped.frozen()).containsExactly(Path.of("/usr/bin/timeout"), script);
+        assertThat(wrapped.hiddenFromModule()).containsExactly(script);
+        Path venv = project.resolve(".venv/bin/python3");
+        Files.createDirectories(venv.getParent());
+        Files.createSymbolicLink(venv, Path.of("/bin/sh"));
+        ReferenceFiles linked = ReferenceFiles.of(venv, List.of(".venv/bin/python3", "frozen/ref.sh"), project, project);
+        assertThat(linked.hiddenFromModule()).as("the link's program is the system's").containsExactly(script);
+        assertThat(ReferenceFiles.interpreter(venv)).isTrue();
     }
 
     /** Red team 14: code named inside -c (or --script=x) is no file of the command: an error, never an unfrozen reference. */
