@@ -63,7 +63,8 @@ final class ModuleOracles {
             // its answers. The goal that runs it shows it again to its own reference launcher. Its executable, its
             // script and the files its command names (the system's own executable running them is no oracle:
             // every candidate's system() needs /bin/sh), resolved where the execution runs.
-            List<Path> reference = referenceFiles(words(configuration.getChild("reference")), workingDirectory(configuration, base));
+            List<Path> reference = referenceFiles(words(configuration.getChild("reference")), workingDirectory(configuration, base), base,
+                    environment(configuration));
             reference.stream().filter(file -> !inputs.contains(file)).forEach(oracles::add);
         }
         for (String name : ORACLE_PARAMETERS) {
@@ -87,24 +88,48 @@ final class ModuleOracles {
         return configured == null || configured.isBlank() || configured.contains("${") ? base : base.resolve(configured).normalize();
     }
 
-    private static List<Path> referenceFiles(List<String> words, Path base) {
+    /** An execution's {@code <environment>}: its {@code PATH} decides which program a bare command name is. */
+    private static Map<String, String> environment(Xpp3Dom configuration) {
+        Map<String, String> environment = new java.util.LinkedHashMap<>();
+        Xpp3Dom configured = configuration.getChild("environment");
+        for (int i = 0; configured != null && i < configured.getChildCount(); i++) {
+            Xpp3Dom variable = configured.getChild(i);
+            if (variable.getValue() != null && !variable.getValue().contains("${")) {
+                environment.put(variable.getName(), variable.getValue());
+            }
+        }
+        return environment;
+    }
+
+    private static List<Path> referenceFiles(List<String> words, Path base, Path project, Map<String, String> environment) {
         if (words.isEmpty() || words.get(0) == null) {
             return List.of();
         }
         boolean path = words.get(0).contains("/");
-        ExecutableCheck.Resolution executable = ExecutableCheck.resolve(words.get(0), base, ChildEnvironment.pinned(Map.of()));
+        ExecutableCheck.Resolution executable = ExecutableCheck.resolve(words.get(0), base, ChildEnvironment.pinned(environment));
         if (!executable.ok()) {
             // Not built yet, or not there: the path it will have is hidden all the same.
             return path ? List.of(base.resolve(words.get(0)).toAbsolutePath().normalize()) : List.of();
         }
-        if (!path && !ReferenceFiles.interpreter(executable.path())) {
-            return List.of(); // a command found on the PATH is no file of the project, unless it runs one
-        }
+        List<Path> files;
         try {
-            return ReferenceFiles.of(executable.path(), words, base, base).hiddenFromModule();
+            files = new ArrayList<>(ReferenceFiles.of(executable.path(), words, base, project).hiddenFromModule());
         } catch (PatchgradeException e) {
             return List.of(); // an interpreter without a script: the goal itself says so
         }
+        Path program = executable.path().toAbsolutePath().normalize();
+        if (!path && !program.startsWith(base) && !program.startsWith(project)) {
+            // A command found on the PATH outside the project is a tool, not a file of the reference (hiding `sort`
+            // would break every goal that sorts); what its command names still is (a virtualenv's python3 that is a
+            // copy, not a link, running frozen/ref.py).
+            files.remove(program);
+            try {
+                files.remove(program.toRealPath());
+            } catch (java.io.IOException e) {
+                // gone: nothing more to keep
+            }
+        }
+        return files;
     }
 
     /**

@@ -190,6 +190,41 @@ class ModuleOraclesTest {
         assertThat(ModuleOracles.of(module("billing", threeColumn))).doesNotContain(ROOT.resolve("billing/python3"));
     }
 
+    /**
+     * A bare command name is looked up on the execution's own PATH (its {@code <environment>}): a virtualenv's
+     * interpreter that is a copy, not a link to the system's, is a tool, and the script it runs is hidden all the same.
+     */
+    @Test
+    void aBareCommandIsFoundOnTheExecutionsPathAndItsScriptIsHidden(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
+        Path interpreter = root.resolve("venv/bin/pyref");
+        Path script = root.resolve("billing/frozen/ref.py");
+        java.nio.file.Files.createDirectories(interpreter.getParent());
+        java.nio.file.Files.copy(Path.of("/bin/cat"), interpreter);
+        java.nio.file.Files.createDirectories(script.getParent());
+        java.nio.file.Files.writeString(script, "print('answer')\n");
+        Xpp3Dom threeColumn = configuration();
+        threeColumn.addChild(list("reference", "pyref", "frozen/ref.py"));
+        Xpp3Dom environment = new Xpp3Dom("environment");
+        Xpp3Dom path = new Xpp3Dom("PATH");
+        path.setValue(interpreter.getParent() + ":/usr/bin:/bin");
+        environment.addChild(path);
+        threeColumn.addChild(environment);
+        assertThat(ModuleOracles.of(module(root, "billing", threeColumn))).contains(script).doesNotContain(interpreter);
+
+        Path local = root.resolve("billing/tools/ref");
+        java.nio.file.Files.createDirectories(local.getParent());
+        java.nio.file.Files.copy(Path.of("/bin/cat"), local);
+        Xpp3Dom projectTool = configuration();
+        projectTool.addChild(list("reference", "ref"));
+        Xpp3Dom localEnvironment = new Xpp3Dom("environment");
+        Xpp3Dom localPath = new Xpp3Dom("PATH");
+        localPath.setValue(local.getParent() + ":/usr/bin:/bin");
+        localEnvironment.addChild(localPath);
+        projectTool.addChild(localEnvironment);
+        assertThat(ModuleOracles.of(module(root, "billing", projectTool))).as("a reference found on the PATH inside the project is its own")
+                .contains(local);
+    }
+
     @Test
     void anOracleSetThroughItsPropertyIsHiddenWithItsCopy() {
         MavenProject billing = module("billing", configuration());

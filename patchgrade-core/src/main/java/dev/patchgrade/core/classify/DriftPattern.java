@@ -24,7 +24,7 @@ public enum DriftPattern {
     /** What a reviewer should do about a row with this pattern. */
     public String advice() {
         return switch (this) {
-            case REFERENCE_IDENTITY_DRIFT -> "the reference binary is not the frozen one; nothing can be graded";
+            case REFERENCE_IDENTITY_DRIFT -> "the reference (its executable or a file its command names) is not the frozen one; nothing can be graded";
             case THREE_WAY_SPLIT -> "all three differ: stop, do not pick a winner";
             case GOLDEN_ROT -> "reference and candidate agree against the golden: a person may refresh the golden after a reviewed spec change";
             case COUPLED_OR_STALE_GOLDEN -> "the golden moved with the candidate: reject the patch and restore the golden";

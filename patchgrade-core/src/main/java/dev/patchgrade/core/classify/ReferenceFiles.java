@@ -94,25 +94,38 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
         }
     }
 
-    /** The words after the first that name an existing regular file outside the system's directories, absolute. */
+    /**
+     * The words after the first that name an existing regular file outside the system's directories, absolute: the
+     * word itself, the value of an option spelled {@code --name=file}, or a response file {@code @file}.
+     */
     public static List<Path> namedFiles(List<String> command, Path workingDirectory) {
-        List<Path> files = new ArrayList<>();
+        Set<Path> files = new LinkedHashSet<>();
         for (int i = 1; command != null && i < command.size(); i++) {
             String word = command.get(i);
             if (word == null || word.isEmpty() || word.indexOf('\0') >= 0) {
                 continue;
             }
-            Path file;
-            try {
-                file = workingDirectory.resolve(word).toAbsolutePath().normalize();
-            } catch (java.nio.file.InvalidPathException e) {
-                continue;
+            List<String> spellings = new ArrayList<>(List.of(word));
+            int equals = word.indexOf('=');
+            if (equals > 0 && equals < word.length() - 1) {
+                spellings.add(word.substring(equals + 1));
             }
-            if (Files.isRegularFile(file) && !system(file)) {
-                files.add(file);
+            if (word.startsWith("@") && word.length() > 1) {
+                spellings.add(word.substring(1));
+            }
+            for (String spelling : spellings) {
+                Path file;
+                try {
+                    file = workingDirectory.resolve(spelling).toAbsolutePath().normalize();
+                } catch (java.nio.file.InvalidPathException e) {
+                    continue;
+                }
+                if (Files.isRegularFile(file) && !system(file)) {
+                    files.add(file);
+                }
             }
         }
-        return files;
+        return List.copyOf(files);
     }
 
     /** Whether a path lies in a directory of the distribution's own packages. */
@@ -164,7 +177,6 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
         if (!runner(exe) || root.equals(exe)) {
             hidden.add(exe);
         }
-        hidden.add(root);
         hidden.addAll(frozen.subList(1, frozen.size()));
         try {
             hidden.add(root.toRealPath());

@@ -102,9 +102,25 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
                     + ") cannot be trusted as frozen. Nothing was graded. Freeze it once it is reviewed: `" + settings.rerun("freeze-reference")
                     + "`, and commit the sidecar";
         }
-        return "the reference " + named + " has sha256 " + actual + " but " + options.referenceDigest() + " records " + String.join(", ", frozen)
-                + ". Nothing was graded: a swapped reference makes every golden look rotten. If the new reference was reviewed, re-freeze it "
-                + "with `" + settings.rerecord("freeze-reference") + "`";
+        return changed(files.frozen(), digests(files), frozen) + " since " + options.referenceDigest() + " was written. Nothing was graded: "
+                + "a reference that changed makes every golden look rotten. If the change was reviewed, re-freeze it with `"
+                + settings.rerecord("freeze-reference") + "`";
+    }
+
+    /** Which of the reference's files changed: a test input edited by hand reads differently from a swapped binary. */
+    static String changed(List<Path> files, List<String> actual, List<String> recorded) {
+        if (actual.size() != recorded.size()) {
+            return "the reference's command now names " + actual.size() + " file(s) (" + String.join(", ", files.stream().map(Path::toString).toList())
+                    + ") where " + recorded.size() + " were frozen";
+        }
+        List<String> changes = new ArrayList<>();
+        for (int i = 0; i < actual.size(); i++) {
+            if (!actual.get(i).equals(recorded.get(i))) {
+                changes.add(files.get(i) + " (sha256 " + actual.get(i) + ", frozen as " + recorded.get(i) + ")");
+            }
+        }
+        return "the reference's " + (changes.size() == 1 ? "file " : "files ") + String.join(", ", changes) + (changes.size() == 1 ? " has" : " have")
+                + " changed";
     }
 
     @Override

@@ -60,6 +60,19 @@ class ReferenceFilesTest {
     }
 
     /** Red team 14: code named inside -c (or --script=x) is no file of the command: an error, never an unfrozen reference. */
+    /** A file named inside a word (an option's value, a response file) is the reference's as much as a word of its own. */
+    @Test
+    void aFileNamedAsAnOptionsValueOrAResponseFileIsTheReferences() throws Exception {
+        Path script = file(project, "frozen/ref.sh");
+        Path arguments = file(project, "frozen/args.txt");
+        ReferenceFiles files = ReferenceFiles.of(Path.of("/usr/bin/env"), List.of("/usr/bin/env", "--script=frozen/ref.sh", "@frozen/args.txt",
+                "--level=3", "@"), project, project);
+        assertThat(files.frozen()).containsExactly(Path.of("/usr/bin/env"), script, arguments);
+        assertThat(files.hiddenFromModule()).containsExactly(script, arguments);
+        assertThat(ReferenceFiles.namedFiles(List.of("cmd", "frozen/ref.sh", "--in=frozen/ref.sh"), project)).as("each file once")
+                .containsExactly(script);
+    }
+
     @Test
     void anInterpreterThatNamesNoFileOfItsOwnIsAnError() {
         assertThatThrownBy(() -> ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh", "-c", ". frozen/ref.sh", "sh"), project, project))

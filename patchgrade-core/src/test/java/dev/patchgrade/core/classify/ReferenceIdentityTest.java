@@ -37,4 +37,17 @@ class ReferenceIdentityTest {
         assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/echo"), List.of("/bin/echo"), dir, dir))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
         assertThat(DriftPattern.values()[0]).as("worst first").isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
     }
+
+    /** A reference's named input edited by hand is told apart from a swapped executable: the message names the file. */
+    @Test
+    void theMessageNamesWhichOfTheReferencesFilesChanged() {
+        List<Path> files = List.of(Path.of("/opt/ref/bin/ref"), Path.of("/work/data/dict.txt"));
+        String a = "a".repeat(64), b = "b".repeat(64), c = "c".repeat(64);
+        assertThat(ThreeColumnGrading.changed(files, List.of(a, c), List.of(a, b)))
+                .isEqualTo("the reference's file /work/data/dict.txt (sha256 " + c + ", frozen as " + b + ") has changed")
+                .doesNotContain("/opt/ref/bin/ref");
+        assertThat(ThreeColumnGrading.changed(files, List.of(c, c), List.of(a, b))).startsWith("the reference's files /opt/ref/bin/ref")
+                .endsWith(" have changed");
+        assertThat(ThreeColumnGrading.changed(files, List.of(a, b), List.of(a))).contains("now names 2 file(s)").contains("where 1 were frozen");
+    }
 }
