@@ -69,7 +69,9 @@
  *                         and fail: "clone3 errno=E clone errno=E next pid P" (P: a fork's pid after them)
  *   threads ROUNDS        starts and joins 8 threads that do nothing, ROUNDS times: "threads done"
  *   burn MS               burns MS ms of CPU
- *   lo-store BYTES / lo-load   BYTES sent over loopback (UDP to itself), kept in the byte counts of
+ *   socket-families       tries a socket of each family and kind: "NAME ok" or "NAME refused errno=E" per line
+ *   tcp-hold MB           red team 16: holds MB in loopback TCP queues nobody reads: "held N MB"
+ *   lo-store BYTES / lo-load   BYTES sent over loopback (a TCP connection to itself), kept in the byte counts of
  *                         the network namespace: "stored:N" / "lo:N", N loopback's received bytes
  *                         (/proc/net/dev) after it
  *   unix-park MB          MB of memfds (4 MB each) put in flight in a garbage cycle of two unix sockets
@@ -101,6 +103,7 @@
 #include <string.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <linux/netlink.h>
 #include <poll.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -217,6 +220,23 @@ static int connect_and_close(const char *address, int port) {
     close(client);
     close(listener);
     return 1;
+}
+
+/* A connected loopback TCP pair: *client and the *accepted end. */
+static int loopback_pair(int *client, int *accepted) {
+    struct sockaddr_in at;
+    memset(&at, 0, sizeof at);
+    at.sin_family = AF_INET;
+    inet_pton(AF_INET, "127.0.0.1", &at.sin_addr);
+    socklen_t length = sizeof at;
+    int listener = socket(AF_INET, SOCK_STREAM, 0);
+    if (listener < 0 || bind(listener, (struct sockaddr *)&at, sizeof at) != 0 || listen(listener, 1) != 0
+            || getsockname(listener, (struct sockaddr *)&at, &length) != 0) return 0;
+    *client = socket(AF_INET, SOCK_STREAM, 0);
+    if (*client < 0 || connect(*client, (struct sockaddr *)&at, sizeof at) != 0) return 0;
+    *accepted = accept(listener, NULL, NULL);
+    close(listener);
+    return *accepted >= 0;
 }
 
 /* Bytes loopback has received in this network namespace, from /proc/net/dev; -1 if it is not listed. */
@@ -360,13 +380,8 @@ int main(int argc, char **argv) {
     }
     if (strcmp(mode, "lo-store") == 0 && argc > 2) {
         long long wanted = atoll(argv[2]), sent = 0;
-        struct sockaddr_in at;
-        memset(&at, 0, sizeof at);
-        at.sin_family = AF_INET;
-        inet_pton(AF_INET, "127.0.0.1", &at.sin_addr);
-        int fd = socket(AF_INET, SOCK_DGRAM, 0);
-        socklen_t length = sizeof at;
-        if (fd < 0 || bind(fd, (struct sockaddr *)&at, sizeof at) != 0 || getsockname(fd, (struct sockaddr *)&at, &length) != 0) {
+        int client, accepted;
+        if (!loopback_pair(&client, &accepted)) {
             printf("failed\n");
             return 0;
         }
@@ -374,7 +389,7 @@ int main(int argc, char **argv) {
         memset(block, 'x', sizeof block);
         while (sent < wanted) {
             size_t n = wanted - sent < (long long)sizeof block ? (size_t)(wanted - sent) : sizeof block;
-            if (sendto(fd, block, n, 0, (struct sockaddr *)&at, sizeof at) < 0 || recv(fd, block, sizeof block, 0) < 0) break;
+            if (write(client, block, n) != (ssize_t)n || read(accepted, block, n) <= 0) break;
             sent += (long long)n;
         }
         printf("stored:%lld\n", loopback_rx_bytes());
@@ -382,6 +397,47 @@ int main(int argc, char **argv) {
     }
     if (strcmp(mode, "lo-load") == 0) {
         printf("lo:%lld\n", loopback_rx_bytes());
+        return 0;
+    }
+    if (strcmp(mode, "socket-families") == 0) {
+        struct { const char *name; int family, type, protocol; } tried[] = {
+            {"tcp", AF_INET, SOCK_STREAM, 0}, {"tcp6", AF_INET6, SOCK_STREAM, 0}, {"udp", AF_INET, SOCK_DGRAM, 0},
+            {"udp6", AF_INET6, SOCK_DGRAM, 0}, {"icmp", AF_INET, SOCK_DGRAM, IPPROTO_ICMP},
+            {"netlink-route", AF_NETLINK, SOCK_RAW, 0 /* NETLINK_ROUTE */}, {"netlink-usersock", AF_NETLINK, SOCK_RAW, 2},
+            {"packet", AF_PACKET, SOCK_DGRAM, 0}, {"vsock", 40, SOCK_STREAM, 0}};
+        for (size_t i = 0; i < sizeof tried / sizeof tried[0]; i++) {
+            int fd = socket(tried[i].family, tried[i].type | SOCK_CLOEXEC, tried[i].protocol);
+            if (fd >= 0) printf("%s ok\n", tried[i].name);
+            else printf("%s refused errno=%d\n", tried[i].name, errno);
+            if (fd >= 0) close(fd);
+        }
+        return 0;
+    }
+    if (strcmp(mode, "tcp-hold") == 0 && argc > 2) {
+        /* Red team 16: memory kept in loopback TCP queues (the reading side never reads), in no resident set. */
+        long long wanted = atoll(argv[2]) << 20, held = 0;
+        static char block[65536];
+        memset(block, 'q', sizeof block);
+        int connections = 0;
+        while (held < wanted && connections < 512) {
+            int client, accepted;
+            if (!loopback_pair(&client, &accepted)) break;
+            fcntl(client, F_SETFL, O_NONBLOCK);
+            connections++;
+            long long before = held;
+            for (int idle = 0; held < wanted && idle < 20;) {
+                ssize_t n = send(client, block, sizeof block, MSG_DONTWAIT);
+                if (n <= 0) {
+                    idle++;
+                    usleep(1000);
+                    continue;
+                }
+                idle = 0;
+                held += n;
+            }
+            if (held == before) break;
+        }
+        printf("held %lld MB\n", held >> 20);
         return 0;
     }
     if (strcmp(mode, "unix-park") == 0 && argc > 2) {

@@ -185,7 +185,11 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<sandbox> (-Dpatchgrade.sandbox) must be auto, required or off (found \""
                     + sandbox + "\")");
         }
-        SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.ofReactor(project, reactor(), session == null ? new java.util.Properties() : session.getUserProperties()),
+        java.util.Properties userProperties = session == null ? new java.util.Properties() : session.getUserProperties();
+        if (mode != SandboxSpec.Mode.OFF) {
+            SandboxSettings.createAbsent(ModuleOracles.outputDirectories(project, reactor(), userProperties));
+        }
+        SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.ofReactor(project, reactor(), userProperties),
                 project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
         return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
                 workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId)

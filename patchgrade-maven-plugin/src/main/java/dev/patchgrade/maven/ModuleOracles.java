@@ -48,23 +48,38 @@ final class ModuleOracles {
         // Where the parameters' defaults put oracles, configured or not.
         oracles.add(base.resolve("src/test/patchgrade"));
         // Files the goals' own commands name are their inputs: a reference that names one too does not hide it
-        // from them (red team 14: a digest goal's honest `cat data/dict.txt`).
+        // from them (red team 14: a digest goal's honest `cat data/dict.txt`). With the programs they run and where
+        // they run, they also keep a reference's directory visible where they lie in it.
         Set<Path> inputs = new LinkedHashSet<>();
+        List<Path> kept = new ArrayList<>();
         for (Xpp3Dom configuration : configurations(project)) {
+            Path workingDirectory = workingDirectory(configuration, base);
+            kept.add(workingDirectory);
             for (String command : List.of("command", "candidate")) {
-                inputs.addAll(ReferenceFiles.namedFiles(words(configuration.getChild(command)), workingDirectory(configuration, base)));
+                List<String> words = words(configuration.getChild(command));
+                inputs.addAll(ReferenceFiles.namedFiles(words, workingDirectory));
+                if (!words.isEmpty() && words.get(0) != null) {
+                    ExecutableCheck.Resolution executable = ExecutableCheck.resolve(words.get(0), workingDirectory,
+                            ChildEnvironment.pinned(environment(configuration)));
+                    if (executable.path() != null) {
+                        kept.add(executable.path());
+                    }
+                }
             }
         }
+        kept.addAll(inputs);
         for (Xpp3Dom configuration : configurations(project)) {
             for (String name : ORACLE_PARAMETERS) {
                 add(value(configuration.getChild(name)), base, oracles);
             }
+            // Another execution's reports hold every row's golden (red team 16).
+            add(value(configuration.getChild("reportsDirectory")), base, oracles);
             // The frozen reference of a three-column execution: any other goal's candidate could run it and print
             // its answers. The goal that runs it shows it again to its own reference launcher. Its executable, its
-            // script and the files its command names (the system's own executable running them is no oracle:
-            // every candidate's system() needs /bin/sh), resolved where the execution runs.
+            // script, the files its command names and the directory it lives in (the system's own executable
+            // running them is no oracle: every candidate's system() needs /bin/sh), resolved where the execution runs.
             List<Path> reference = referenceFiles(words(configuration.getChild("reference")), workingDirectory(configuration, base), base,
-                    environment(configuration));
+                    environment(configuration), kept);
             reference.stream().filter(file -> !inputs.contains(file)).forEach(oracles::add);
         }
         for (String name : ORACLE_PARAMETERS) {
@@ -101,7 +116,7 @@ final class ModuleOracles {
         return environment;
     }
 
-    private static List<Path> referenceFiles(List<String> words, Path base, Path project, Map<String, String> environment) {
+    private static List<Path> referenceFiles(List<String> words, Path base, Path project, Map<String, String> environment, List<Path> kept) {
         if (words.isEmpty() || words.get(0) == null) {
             return List.of();
         }
@@ -113,23 +128,26 @@ final class ModuleOracles {
         }
         List<Path> files;
         try {
-            files = new ArrayList<>(ReferenceFiles.of(executable.path(), words, base, project).hiddenFromModule());
+            files = new ArrayList<>(ReferenceFiles.of(executable.path(), words, base, kept, project).hidden(List.of()));
         } catch (PatchgradeException e) {
             return List.of(); // an interpreter without a script: the goal itself says so
         }
         Path program = executable.path().toAbsolutePath().normalize();
-        if (!path && !program.startsWith(base) && !program.startsWith(project)) {
-            // A command found on the PATH outside the project is a tool, not a file of the reference (hiding `sort`
-            // would break every goal that sorts); what its command names still is (a virtualenv's python3 that is a
-            // copy, not a link, running frozen/ref.py).
+        if (!path && ReferenceFiles.system(real(program))) {
+            // A program of the system found on the PATH is a tool every goal may run (hiding `sort` would break every
+            // goal that sorts); what its command names still is the reference's.
             files.remove(program);
-            try {
-                files.remove(program.toRealPath());
-            } catch (java.io.IOException e) {
-                // gone: nothing more to keep
-            }
+            files.remove(real(program));
         }
         return files;
+    }
+
+    private static Path real(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (java.io.IOException e) {
+            return path;
+        }
     }
 
     /**
@@ -230,21 +248,45 @@ final class ModuleOracles {
     static List<Path> ofReactor(MavenProject project, List<MavenProject> reactor, Properties userProperties) {
         Set<Path> oracles = new LinkedHashSet<>(of(project, userProperties));
         for (MavenProject other : reactor == null ? List.<MavenProject>of() : reactor) {
-            if (other == project || other.getBasedir() == null) {
-                continue;
-            }
-            oracles.addAll(of(other, userProperties));
-            Path base = other.getBasedir().toPath();
-            String directory = other.getBuild() == null ? null : other.getBuild().getDirectory();
-            Path build = directory == null ? base.resolve("target") : base.resolve(directory);
-            oracles.add(build.resolve("patchgrade"));
-            oracles.add(build.resolve("patchgrade-reports"));
-            add(property("reportsDirectory", other, userProperties), base, oracles);
-            for (Xpp3Dom configuration : configurations(other)) {
-                add(value(configuration.getChild("reportsDirectory")), base, oracles);
+            if (other != project && other.getBasedir() != null) {
+                oracles.addAll(of(other, userProperties));
+                oracles.addAll(outputDirectories(other, userProperties));
             }
         }
         return new ArrayList<>(oracles);
+    }
+
+    /**
+     * Where the goals of every module of the reactor write what holds the goldens: kept streams and candidate digests
+     * ({@code target/patchgrade}) and reports, the default and each execution's {@code reportsDirectory}. A directory
+     * that is absent when a launcher opens cannot be hidden, and under {@code mvn -T} another module writes there while
+     * this one's candidates run (red team 16): the goal creates them first.
+     */
+    static List<Path> outputDirectories(MavenProject project, List<MavenProject> reactor, Properties userProperties) {
+        Set<Path> directories = new LinkedHashSet<>();
+        if (project != null && project.getBasedir() != null) {
+            directories.addAll(outputDirectories(project, userProperties));
+        }
+        for (MavenProject other : reactor == null ? List.<MavenProject>of() : reactor) {
+            if (other != project && other.getBasedir() != null) {
+                directories.addAll(outputDirectories(other, userProperties));
+            }
+        }
+        return new ArrayList<>(directories);
+    }
+
+    private static Set<Path> outputDirectories(MavenProject module, Properties userProperties) {
+        Set<Path> directories = new LinkedHashSet<>();
+        Path base = module.getBasedir().toPath();
+        String directory = module.getBuild() == null ? null : module.getBuild().getDirectory();
+        Path build = directory == null ? base.resolve("target") : base.resolve(directory);
+        directories.add(build.resolve("patchgrade"));
+        directories.add(build.resolve("patchgrade-reports"));
+        add(property("reportsDirectory", module, userProperties), base, directories);
+        for (Xpp3Dom configuration : configurations(module)) {
+            add(value(configuration.getChild("reportsDirectory")), base, directories);
+        }
+        return directories;
     }
 
     private static void add(String value, Path base, Set<Path> oracles) {

@@ -191,38 +191,56 @@ class ModuleOraclesTest {
     }
 
     /**
-     * A bare command name is looked up on the execution's own PATH (its {@code <environment>}): a virtualenv's
-     * interpreter that is a copy, not a link to the system's, is a tool, and the script it runs is hidden all the same.
+     * A bare command name is looked up on the execution's own PATH (its {@code <environment>}). Red team 16: an
+     * interpreter of no distribution (a virtualenv's copy, /usr/local/bin/python3) running frozen/ref.py hid nothing
+     * from the module's other goals; a reference found on the PATH outside the system was hidden from none either.
      */
     @Test
-    void aBareCommandIsFoundOnTheExecutionsPathAndItsScriptIsHidden(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
-        Path interpreter = root.resolve("venv/bin/pyref");
+    void aBareCommandIsFoundOnTheExecutionsPathAndHiddenUnlessTheSystemKeepsIt(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
+        Path interpreter = root.resolve("venv/bin/python3");
         Path script = root.resolve("billing/frozen/ref.py");
         java.nio.file.Files.createDirectories(interpreter.getParent());
         java.nio.file.Files.copy(Path.of("/bin/cat"), interpreter);
         java.nio.file.Files.createDirectories(script.getParent());
         java.nio.file.Files.writeString(script, "print('answer')\n");
         Xpp3Dom threeColumn = configuration();
-        threeColumn.addChild(list("reference", "pyref", "frozen/ref.py"));
-        Xpp3Dom environment = new Xpp3Dom("environment");
-        Xpp3Dom path = new Xpp3Dom("PATH");
-        path.setValue(interpreter.getParent() + ":/usr/bin:/bin");
-        environment.addChild(path);
-        threeColumn.addChild(environment);
-        assertThat(ModuleOracles.of(module(root, "billing", threeColumn))).contains(script).doesNotContain(interpreter);
+        threeColumn.addChild(list("reference", "python3", "frozen/ref.py"));
+        threeColumn.addChild(environment(interpreter.getParent() + ":/usr/bin:/bin"));
+        assertThat(ModuleOracles.of(module(root, "billing", threeColumn))).contains(script, script.getParent(), interpreter);
 
-        Path local = root.resolve("billing/tools/ref");
-        java.nio.file.Files.createDirectories(local.getParent());
-        java.nio.file.Files.copy(Path.of("/bin/cat"), local);
-        Xpp3Dom projectTool = configuration();
-        projectTool.addChild(list("reference", "ref"));
-        Xpp3Dom localEnvironment = new Xpp3Dom("environment");
-        Xpp3Dom localPath = new Xpp3Dom("PATH");
-        localPath.setValue(local.getParent() + ":/usr/bin:/bin");
-        localEnvironment.addChild(localPath);
-        projectTool.addChild(localEnvironment);
-        assertThat(ModuleOracles.of(module(root, "billing", projectTool))).as("a reference found on the PATH inside the project is its own")
-                .contains(local);
+        Path installed = root.resolve("opt/ref/bin/ref");
+        java.nio.file.Files.createDirectories(installed.getParent());
+        java.nio.file.Files.copy(Path.of("/bin/cat"), installed);
+        Xpp3Dom onPath = configuration();
+        onPath.addChild(list("reference", "ref"));
+        onPath.addChild(environment(installed.getParent() + ":/usr/bin:/bin"));
+        assertThat(ModuleOracles.of(module(root, "billing", onPath))).as("a reference found on the PATH, with its prefix")
+                .contains(installed, root.resolve("opt/ref"));
+
+        Xpp3Dom system = configuration();
+        system.addChild(list("reference", "sort", "frozen/ref.py"));
+        assertThat(ModuleOracles.of(module(root, "billing", system))).as("a program of the system every goal may run")
+                .contains(script).doesNotContain(Path.of("/usr/bin/sort"));
+    }
+
+    private static Xpp3Dom environment(String path) {
+        Xpp3Dom environment = new Xpp3Dom("environment");
+        Xpp3Dom variable = new Xpp3Dom("PATH");
+        variable.setValue(path);
+        environment.addChild(variable);
+        return environment;
+    }
+
+    /** Red team 16: a second execution's candidate read every row's golden from the first execution's own reportsDirectory. */
+    @Test
+    void everyExecutionsReportsDirectoryIsHiddenAndCreatedFirst() {
+        Xpp3Dom threeColumn = configuration("reportsDirectory", "target/tenths-reports");
+        MavenProject billing = module("billing", threeColumn);
+        assertThat(ModuleOracles.of(billing)).contains(ROOT.resolve("billing/target/tenths-reports"));
+        MavenProject scoring = module("scoring", configuration());
+        assertThat(ModuleOracles.outputDirectories(billing, List.of(billing, scoring), new java.util.Properties())).contains(
+                ROOT.resolve("billing/target/tenths-reports"), ROOT.resolve("billing/target/patchgrade"), ROOT.resolve("scoring/target/patchgrade-reports"),
+                ROOT.resolve("scoring/target/patchgrade"));
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -32,7 +33,20 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
             "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/libexec").map(Path::of).toList();
     private static final Pattern INTERPRETER = Pattern.compile(
             "(ba|da|z|k|c|tc|fi)?sh|python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node(js)?|lua[0-9.]*|luajit|php[0-9.]*|tclsh[0-9.]*"
-                    + "|[gm]?awk|Rscript|java|env|busybox");
+                    + "|[gm]?awk|Rscript|java");
+    /** Programs of the system that run the command they are given: the reference is what they run, not them. */
+    private static final Pattern WRAPPER = Pattern.compile(
+            "env|timeout|stdbuf|nice|nohup|ionice|taskset|setarch|linux(32|64)|chrt|time|setsid|prlimit|numactl|valgrind(\\.bin)?|busybox"
+                    + "|ld-linux.*\\.so.*|ld64\\.so.*|ld\\.so");
+    /** Flags that carry an interpreter's code in a word, or name it by no file (a module): such code can be neither frozen nor hidden. */
+    private static final List<Map.Entry<Pattern, Set<String>>> CODE_FLAGS = List.of(
+            Map.entry(Pattern.compile("(ba|da|z|k|c|tc|fi)?sh"), Set.of("-c")),
+            Map.entry(Pattern.compile("python[0-9.]*|pypy[0-9.]*"), Set.of("-c", "-m")),
+            Map.entry(Pattern.compile("perl[0-9.]*|ruby[0-9.]*|lua[0-9.]*|luajit|Rscript"), Set.of("-e", "-E")),
+            Map.entry(Pattern.compile("node(js)?"), Set.of("-e", "--eval", "-p", "--print")),
+            Map.entry(Pattern.compile("php[0-9.]*"), Set.of("-r", "-R", "-B", "-E")));
+    /** Install prefixes a reference's own directory is never widened to: what else lives there is not the reference's. */
+    private static final List<Path> SHARED_PREFIXES = Stream.of("/usr", "/usr/local", "/opt").map(Path::of).toList();
 
     /**
      * @param executable the resolved executable (the command's first word)
@@ -45,17 +59,13 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
         Path exe = executable.toAbsolutePath().normalize();
         List<Path> named = namedFiles(reference, workingDirectory);
         Path root = exe;
-        if (runner(exe)) {
-            // The system's own executable runs the reference's code: an interpreter, or a wrapper (timeout, stdbuf, the
-            // dynamic loader). The first file it names is the reference's own; an interpreter that names none has no
-            // code anyone could freeze or hide (red team 14: -c ". frozen/ref.sh").
-            if (!named.isEmpty()) {
-                root = named.get(0);
-            } else if (interpreter(exe)) {
-                throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + ", an interpreter of the system, and names no file of its "
-                        + "own: its code could neither be frozen nor hidden from the candidate. Name its script as a word of its own (e.g. <arg>"
-                        + exe + "</arg><arg>frozen/ref.sh</arg>), in a directory of its own");
-            }
+        if (interpreter(exe)) {
+            // The interpreter runs the reference's code: its script, the first word that is no option (red team 16:
+            // `python3 -m module data.csv` and `sh -c '. ref.sh' sh data.csv` passed a data file off as the script).
+            root = script(exe, reference, workingDirectory);
+        } else if (wrapper(exe) && !named.isEmpty()) {
+            // A wrapper of the system (timeout, stdbuf, the dynamic loader) runs the first file it names.
+            root = named.get(0);
         }
         Path directory = ownDirectory(root, workingDirectory, keep, projectDirectory);
         Set<Path> frozen = new LinkedHashSet<>();
@@ -70,19 +80,76 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
         return of(executable, reference, workingDirectory, List.of(), projectDirectory);
     }
 
-    /** Whether the executable is an interpreter of the operating system's own (its code is the script it runs). */
+    /**
+     * Whether the executable is an interpreter (its code is the script it runs), by its name or the name of the
+     * program it links to, wherever it is: {@code /usr/local/bin/python3} in the python images, a virtualenv's or
+     * conda's (red team 16).
+     */
     public static boolean interpreter(Path executable) {
+        return INTERPRETER.matcher(String.valueOf(real(executable).getFileName())).matches()
+                || INTERPRETER.matcher(String.valueOf(executable.getFileName())).matches();
+    }
+
+    /** Whether the executable is the system's own program that runs another command (timeout, env, the dynamic loader). */
+    public static boolean wrapper(Path executable) {
         Path real = real(executable);
-        return system(real) && (INTERPRETER.matcher(String.valueOf(real.getFileName())).matches()
-                || INTERPRETER.matcher(String.valueOf(executable.getFileName())).matches());
+        return system(real) && (WRAPPER.matcher(String.valueOf(real.getFileName())).matches()
+                || WRAPPER.matcher(String.valueOf(executable.getFileName())).matches());
     }
 
     /**
-     * Whether the executable is the distribution's own, where it really is (a virtualenv's python3 links to
-     * /usr/bin/python3.11): such a program runs the reference's code (red team 15) and is never hidden when it does.
+     * Whether the executable runs the reference's code rather than being it: an interpreter or a wrapper. Any other
+     * program, the distribution's too ({@code /usr/bin/sort -r data.txt}: red team 16), is the reference itself.
      */
     public static boolean runner(Path executable) {
-        return system(real(executable));
+        return interpreter(executable) || wrapper(executable);
+    }
+
+    /** Whether a word is a code flag, alone, attached ({@code -cprint(1)}, {@code --eval=...}) or among others ({@code -euc}, {@code -ne}). */
+    private static boolean codeFlag(String word, Set<String> codeFlags) {
+        for (String flag : codeFlags) {
+            boolean shortFlag = flag.length() == 2;
+            if (word.equals(flag) || (!shortFlag && word.startsWith(flag + "="))) {
+                return true;
+            }
+            if (shortFlag && !word.startsWith("--") && (word.startsWith(flag) || (word.matches("-[A-Za-z]+") && word.indexOf(flag.charAt(1)) > 0))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The interpreter's script: its first word that is no option, which must name a file, with no code in a flag before it. */
+    private static Path script(Path exe, List<String> reference, Path workingDirectory) {
+        String name = String.valueOf(exe.getFileName());
+        String realName = String.valueOf(real(exe).getFileName());
+        Set<String> codeFlags = CODE_FLAGS.stream()
+                .filter(entry -> entry.getKey().matcher(name).matches() || entry.getKey().matcher(realName).matches())
+                .flatMap(entry -> entry.getValue().stream()).collect(java.util.stream.Collectors.toSet());
+        String fix = " Name its script as the first word after the interpreter (e.g. <arg>" + exe + "</arg><arg>frozen/ref.sh</arg>), "
+                + "in a directory of its own";
+        for (int i = 1; i < reference.size(); i++) {
+            String word = reference.get(i);
+            if (word == null) {
+                continue;
+            }
+            if (codeFlag(word, codeFlags)) {
+                throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + ", an interpreter, with its code in " + word
+                        + ": code named by no file of its own could neither be frozen nor hidden from the candidate." + fix);
+            }
+            if (word.startsWith("-") && !word.equals("-")) {
+                continue;
+            }
+            List<Path> file = namedFiles(List.of("", word), workingDirectory);
+            if (file.isEmpty() || !word.equals(word.strip()) || word.startsWith("@") || word.contains("=")) {
+                throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + ", an interpreter, and its first word that is no "
+                        + "option, \"" + word + "\", names no file of its own: its code could neither be frozen nor hidden from the candidate."
+                        + fix);
+            }
+            return file.get(0);
+        }
+        throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + ", an interpreter, and names no file of its own: its code "
+                + "could neither be frozen nor hidden from the candidate." + fix);
     }
 
     private static Path real(Path path) {
@@ -151,6 +218,18 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
         }
         List<Path> held = new ArrayList<>(List.of(projectDirectory, workingDirectory));
         held.addAll(keep);
+        // An installed reference (prefix/bin/ref) keeps its code beside that directory, in prefix/lib ($ORIGIN/../lib,
+        // CMake's install layout: red team 16): its prefix is its own where nothing the build needs lies in it.
+        Path prefix = directory.getParent();
+        String name = String.valueOf(directory.getFileName());
+        if ((name.equals("bin") || name.equals("sbin") || name.equals("libexec")) && prefix.getParent() != null
+                && SHARED_PREFIXES.stream().noneMatch(prefix::equals) && !system(prefix) && holdsNone(prefix, held)) {
+            return prefix;
+        }
+        return holdsNone(directory, held) ? directory : null;
+    }
+
+    private static boolean holdsNone(Path directory, List<Path> held) {
         for (Path path : held) {
             Path absolute = path.toAbsolutePath().normalize();
             Path real = absolute;
@@ -160,10 +239,10 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
                 // not there: its spelled path is all there is to compare
             }
             if (absolute.startsWith(directory) || real.startsWith(directory)) {
-                return null;
+                return false;
             }
         }
-        return directory;
+        return true;
     }
 
     /**
@@ -174,7 +253,7 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
     public List<Path> hiddenFromModule() {
         Set<Path> hidden = new LinkedHashSet<>();
         Path exe = frozen.get(0);
-        if (!runner(exe) || root.equals(exe)) {
+        if (!(runner(exe) && system(real(exe))) || root.equals(exe)) {
             hidden.add(exe);
         }
         hidden.addAll(frozen.subList(1, frozen.size()));
@@ -183,7 +262,39 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
         } catch (IOException e) {
             // gone: nothing to hide where it led
         }
+        for (Path file : List.copyOf(hidden)) {
+            hidden.addAll(otherNames(file));
+        }
         return List.copyOf(hidden);
+    }
+
+    /**
+     * The other names of a file in its own directory: hard links ({@code /usr/bin/bunzip2} is {@code bzip2}: red team
+     * 16). Hiding a name covers that name only.
+     */
+    static List<Path> otherNames(Path file) {
+        Path directory = file.getParent();
+        if (directory == null || !Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return List.of();
+        }
+        List<Path> names = new ArrayList<>();
+        try {
+            Object key = Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey();
+            if (key == null || ((Number) Files.getAttribute(file, "unix:nlink", java.nio.file.LinkOption.NOFOLLOW_LINKS)).intValue() < 2) {
+                return List.of();
+            }
+            try (Stream<Path> entries = Files.list(directory)) {
+                for (Path entry : (Iterable<Path>) entries::iterator) {
+                    if (!entry.equals(file) && key.equals(Files.readAttributes(entry, java.nio.file.attribute.BasicFileAttributes.class,
+                            java.nio.file.LinkOption.NOFOLLOW_LINKS).fileKey())) {
+                        names.add(entry);
+                    }
+                }
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            // unreadable: the name itself is still hidden
+        }
+        return names;
     }
 
     /**

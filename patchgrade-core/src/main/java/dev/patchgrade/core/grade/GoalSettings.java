@@ -148,15 +148,17 @@ public record GoalSettings(
 
     /**
      * The version-control metadata of the repository holding {@code directory}: each {@code .git},
-     * {@code .hg} or {@code .svn} from it up to the root, and for a {@code .git} file (a worktree or
-     * submodule) the git directory it names and that directory's common directory.
+     * {@code .hg}, {@code .svn}, {@code .jj}, {@code .bzr}, {@code _darcs} or {@code .pijul} from it up to the root,
+     * fossil's checkout database, and for a {@code .git} file (a worktree or submodule) the git directory it names
+     * and that directory's common directory.
      */
     static List<Path> repositoryMetadata(Path directory) {
         List<Path> found = new ArrayList<>();
         for (Path at = directory == null ? null : directory.toAbsolutePath().normalize(); at != null; at = at.getParent()) {
-            for (String name : List.of(".git", ".hg", ".svn")) {
+            for (String name : List.of(".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul", ".fslckout", "_FOSSIL_")) {
                 Path metadata = at.resolve(name);
-                if (java.nio.file.Files.isDirectory(metadata)) {
+                if (java.nio.file.Files.isDirectory(metadata) || (name.contains("FOSSIL") || name.equals(".fslckout"))
+                        && java.nio.file.Files.isRegularFile(metadata)) {
                     found.add(metadata);
                 } else if (name.equals(".git") && java.nio.file.Files.isRegularFile(metadata)) {
                     found.add(metadata);

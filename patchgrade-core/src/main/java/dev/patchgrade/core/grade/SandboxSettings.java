@@ -32,6 +32,23 @@ public record SandboxSettings(SandboxSpec.Mode mode, List<Path> moduleOracles, P
         return new SandboxSettings(SandboxSpec.Mode.AUTO, List.of(), null, List.of(), List.of(), List.of());
     }
 
+    /**
+     * Creates the build's output directories that do not exist yet: the sandbox hides only what exists when a
+     * launcher opens, and a goal of another module may write goldens there while this one's candidates run
+     * ({@code mvn -T}). One that cannot be created stays as it is: the goal that writes it will say why.
+     */
+    public static void createAbsent(java.util.Collection<Path> directories) {
+        for (Path directory : directories) {
+            if (directory != null && !java.nio.file.Files.exists(directory, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                try {
+                    java.nio.file.Files.createDirectories(directory);
+                } catch (java.io.IOException | RuntimeException e) {
+                    // left absent: nothing is lost, the goal writing there reports its own failure
+                }
+            }
+        }
+    }
+
     public SandboxSettings withMode(SandboxSpec.Mode newMode) {
         return new SandboxSettings(newMode, moduleOracles, projectBase, hiddenPaths, readOnlyPaths, writablePaths);
     }

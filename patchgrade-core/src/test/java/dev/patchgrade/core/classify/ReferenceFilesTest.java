@@ -74,9 +74,20 @@ class ReferenceFilesTest {
     }
 
     @Test
-    void anInterpreterThatNamesNoFileOfItsOwnIsAnError() {
+    void anInterpreterThatNamesNoFileOfItsOwnIsAnError() throws Exception {
         assertThatThrownBy(() -> ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh", "-c", ". frozen/ref.sh", "sh"), project, project))
-                .isInstanceOf(PatchgradeException.class).hasMessageContaining("names no file of its own");
+                .isInstanceOf(PatchgradeException.class).hasMessageContaining("with its code in -c");
+        assertThatThrownBy(() -> ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh", "-euc", ". frozen/ref.sh"), project, project))
+                .as("-c among other flags").hasMessageContaining("with its code in -euc");
+        assertThatThrownBy(() -> ReferenceFiles.of(Path.of("/usr/bin/python3"), List.of("/usr/bin/python3", "-mrefbilling"), project, project))
+                .as("attached").hasMessageContaining("with its code in -mrefbilling");
+        file(project, "data/rates.csv");
+        assertThatThrownBy(() -> ReferenceFiles.of(Path.of("/usr/bin/python3"), List.of("/usr/bin/python3", "-W", "ignore", "data/rates.csv"),
+                project, project)).as("the first word that is no option must be the script").hasMessageContaining("\"ignore\", names no file");
+        assertThatThrownBy(() -> ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh"), project, project)).hasMessageContaining("names no file of its own");
+        Path script = file(project, "frozen/ref.sh");
+        assertThat(ReferenceFiles.of(Path.of("/bin/bash"), List.of("/bin/bash", "-eu", "frozen/ref.sh", "data/rates.csv"), project, project).root())
+                .as("-e is no code flag of a shell").isEqualTo(script);
     }
 
     /** Red team 13 and 14: what lies beside the reference (a library, its data) is hidden, wherever the reference is. */
@@ -85,10 +96,18 @@ class ReferenceFilesTest {
         Path reference = file(project, "frozen/bin/ref");
         Path candidate = file(project, "target/cand");
         ReferenceFiles files = ReferenceFiles.of(reference, List.of(reference.toString()), project, List.of(candidate), project);
-        assertThat(files.hidden(List.of(candidate))).containsExactly(reference, reference.getParent());
+        assertThat(files.hidden(List.of(candidate))).as("an installed reference: its whole prefix (red team 16: $ORIGIN/../lib)")
+                .containsExactly(reference, project.resolve("frozen"));
         Path outside = file(elsewhere, "opt/ref/bin/ref");
         assertThat(ReferenceFiles.of(outside, List.of(outside.toString()), project, List.of(candidate), project).hidden(List.of(candidate)))
-                .as("outside the project too").containsExactly(outside, outside.getParent());
+                .as("outside the project too").containsExactly(outside, elsewhere.resolve("opt/ref"));
+        Path flat = file(project, "reference/ref");
+        assertThat(ReferenceFiles.of(flat, List.of(flat.toString()), project, List.of(candidate), project).hidden(List.of(candidate)))
+                .as("a directory not named bin is the reference's own").containsExactly(flat, flat.getParent());
+        Path besideTools = file(project, "tools/bin/ref");
+        Path tool = file(project, "tools/lib/helper");
+        assertThat(ReferenceFiles.of(besideTools, List.of(besideTools.toString()), project, List.of(tool), project).hidden(List.of(tool)))
+                .as("a prefix that holds what the candidate runs: only the reference's own directory").containsExactly(besideTools, besideTools.getParent());
         Path besideCandidate = file(project, "frozen/bin/cand");
         assertThat(ReferenceFiles.of(reference, List.of("ref"), project, List.of(besideCandidate), project).hidden(List.of(besideCandidate)))
                 .as("a candidate in the same directory").containsExactly(reference);
@@ -110,20 +129,48 @@ class ReferenceFilesTest {
         Files.createSymbolicLink(link, real);
         Path candidate = file(project, "target/cand");
         assertThat(ReferenceFiles.of(link, List.of("frozen/ref"), project, List.of(candidate), project).hidden(List.of(candidate)))
-                .contains(link, real.toRealPath(), real.toRealPath().getParent());
+                .contains(link, real.toRealPath(), real.toRealPath().getParent().getParent());
     }
 
-    /** Red team 14: a reference under /usr/local is what a user installed there, no interpreter of the system: it stays hidden. */
+    /**
+     * Red team 14: a reference under /usr/local is what a user installed there: it stays hidden. Red team 16: an
+     * interpreter is one by its name wherever it is (its script is the reference's code), a program of the system is
+     * a runner only where it wraps a command, and any other program of the system is the reference itself.
+     */
     @Test
-    void onlyTheDistributionsInterpretersAreLeftVisible() {
+    void interpretersAnywhereAndTheSystemsWrappersRunTheReference() throws Exception {
         assertThat(ReferenceFiles.interpreter(Path.of("/bin/sh"))).isTrue();
         assertThat(ReferenceFiles.interpreter(Path.of("/usr/bin/python3.11"))).isTrue();
         assertThat(ReferenceFiles.interpreter(Path.of("/usr/bin/sort"))).as("a tool of the system, not an interpreter").isFalse();
-        assertThat(ReferenceFiles.interpreter(Path.of("/usr/local/bin/python3"))).isFalse();
+        assertThat(ReferenceFiles.interpreter(Path.of("/usr/local/bin/python3"))).isTrue();
+        assertThat(ReferenceFiles.runner(Path.of("/usr/bin/timeout"))).isTrue();
+        assertThat(ReferenceFiles.runner(Path.of("/usr/local/bin/timeout"))).as("a wrapper only where the system keeps it").isFalse();
+        assertThat(ReferenceFiles.runner(Path.of("/usr/bin/sort"))).isFalse();
         assertThat(ReferenceFiles.system(Path.of("/usr/local/bin/ref"))).isFalse();
         assertThat(ReferenceFiles.system(Path.of("/opt/ref/bin/tool"))).isFalse();
         assertThat(ReferenceFiles.system(Path.of("/bin/../bin/sh"))).isTrue();
         ReferenceFiles sort = ReferenceFiles.of(Path.of("/usr/bin/sort"), List.of("/usr/bin/sort"), project, project);
         assertThat(sort.hiddenFromModule()).as("a reference that is a tool of the system is hidden as before").contains(Path.of("/usr/bin/sort"));
+        Path words = file(project, "data/words.txt");
+        ReferenceFiles sorting = ReferenceFiles.of(Path.of("/usr/bin/sort"), List.of("/usr/bin/sort", "-r", "data/words.txt"), project, project);
+        assertThat(sorting.root()).as("naming its input makes no runner of it").isEqualTo(Path.of("/usr/bin/sort"));
+        assertThat(sorting.hiddenFromModule()).contains(Path.of("/usr/bin/sort"), words);
+        Path local = project.resolve("local/bin/python3");
+        Files.createDirectories(local.getParent());
+        Files.copy(Path.of("/bin/sh").toRealPath(), local);
+        Path script = file(project, "frozen/ref.py");
+        ReferenceFiles interpreted = ReferenceFiles.of(local, List.of(local.toString(), "frozen/ref.py"), project, project);
+        assertThat(interpreted.root()).isEqualTo(script);
+        assertThat(interpreted.hidden(List.of())).as("an interpreter of no distribution is hidden, and the script's directory")
+                .contains(local, script, script.getParent());
+    }
+
+    /** Red team 16: bzip2 is also bunzip2 and bzcat, hard links in its directory: hiding one name hid one of three. */
+    @Test
+    void aHiddenFilesHardLinksAreHiddenWithIt() throws Exception {
+        Path reference = file(project, "frozen/ref");
+        Path twin = project.resolve("frozen/ref-twin");
+        Files.createLink(twin, reference);
+        assertThat(ReferenceFiles.of(reference, List.of(reference.toString()), project, project).hiddenFromModule()).contains(reference, twin);
     }
 }

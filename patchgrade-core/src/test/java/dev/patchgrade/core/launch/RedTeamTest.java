@@ -221,6 +221,39 @@ class RedTeamTest extends SandboxedRunTest {
         }
     }
 
+    /**
+     * Red team 16 held 1,000 MB in loopback UDP or netlink queues, read back whole, with a tree peak of 2 MB: socket
+     * queues are in no resident set, and a v1 memory cgroup charges none but TCP's (once asked to). A run gets TCP
+     * streams and no other socket.
+     */
+    @Test
+    void aRunGetsTcpStreamsAndNoOtherSocket() {
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, Fixtures.command("redteam"), "socket-families").stdout().excerpt()).isEqualTo("""
+                    tcp ok
+                    tcp6 ok
+                    udp refused errno=13
+                    udp6 refused errno=13
+                    icmp refused errno=13
+                    netlink-route refused errno=97
+                    netlink-usersock refused errno=97
+                    packet refused errno=97
+                    vsock refused errno=97
+                    """);
+        }
+    }
+
+    /** Red team 16: 300 MB held in loopback TCP queues read as a 2 MB tree peak. TCP buffers are charged to the worker's cgroup. */
+    @Test
+    void memoryHeldInTcpQueuesCountsInTheTreePeak() {
+        try (Launcher launcher = open()) {
+            Assumptions.assumeTrue(launcher.method().contains("cgroup_v1"), "TCP accounting of a v1 memory cgroup: " + launcher.method());
+            LaunchResult held = runLong(launcher, Fixtures.command("redteam"), "tcp-hold", "200");
+            assertThat(held.stdout().excerpt()).isEqualTo("held 200 MB\n");
+            assertThat(held.usage().treeRssKb()).as(held.usage().toString()).isGreaterThan(180_000L);
+        }
+    }
+
     /** A transparent huge page comes in one fault for 2 MB: runs have none, and cannot turn them back on. */
     @Test
     void aRunHasNoTransparentHugePages() {
