@@ -2,6 +2,8 @@ package dev.patchgrade.core.classify;
 
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.launch.ChildEnvironment;
+import dev.patchgrade.core.launch.ExecutableCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,9 +65,13 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
             // The interpreter runs the reference's code: its script, the first word that is no option (red team 16:
             // `python3 -m module data.csv` and `sh -c '. ref.sh' sh data.csv` passed a data file off as the script).
             root = script(exe, reference, workingDirectory);
-        } else if (wrapper(exe) && !named.isEmpty()) {
-            // A wrapper of the system (timeout, stdbuf, the dynamic loader) runs the first file it names.
-            root = named.get(0);
+        } else if (wrapper(exe)) {
+            // A wrapper of the system (timeout, stdbuf, the dynamic loader) runs the first file it names, or the
+            // program it names by a bare name (`timeout 10 sort`: sort is the reference).
+            Path wrapped = named.isEmpty() ? wrappedProgram(reference, workingDirectory) : named.get(0);
+            if (wrapped != null) {
+                root = wrapped;
+            }
         }
         Path directory = ownDirectory(root, workingDirectory, keep, projectDirectory);
         Set<Path> frozen = new LinkedHashSet<>();
@@ -103,6 +109,21 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
      */
     public static boolean runner(Path executable) {
         return interpreter(executable) || wrapper(executable);
+    }
+
+    /** The first word after a wrapper that names a program on the PATH (not an option, a number or an assignment). */
+    private static Path wrappedProgram(List<String> reference, Path workingDirectory) {
+        for (int i = 1; i < reference.size(); i++) {
+            String word = reference.get(i);
+            if (word == null || word.isEmpty() || word.startsWith("-") || word.contains("=") || word.contains("/") || word.matches("[0-9.]+[smhd]?")) {
+                continue;
+            }
+            ExecutableCheck.Resolution program = ExecutableCheck.resolve(word, workingDirectory, ChildEnvironment.pinned(Map.of()));
+            if (program.ok()) {
+                return program.path().toAbsolutePath().normalize();
+            }
+        }
+        return null;
     }
 
     /** Whether a word is a code flag, alone, attached ({@code -cprint(1)}, {@code --eval=...}) or among others ({@code -euc}, {@code -ne}). */

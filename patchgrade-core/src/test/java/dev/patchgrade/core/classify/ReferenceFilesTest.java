@@ -155,6 +155,10 @@ class ReferenceFilesTest {
         ReferenceFiles sorting = ReferenceFiles.of(Path.of("/usr/bin/sort"), List.of("/usr/bin/sort", "-r", "data/words.txt"), project, project);
         assertThat(sorting.root()).as("naming its input makes no runner of it").isEqualTo(Path.of("/usr/bin/sort"));
         assertThat(sorting.hiddenFromModule()).contains(Path.of("/usr/bin/sort"), words);
+        ReferenceFiles wrapped = ReferenceFiles.of(Path.of("/usr/bin/timeout"), List.of("/usr/bin/timeout", "-k", "5", "10s", "sort", "-r"),
+                project, project);
+        assertThat(wrapped.root()).as("a wrapper naming a program by its bare name runs that program").isEqualTo(Path.of("/usr/bin/sort"));
+        assertThat(wrapped.hidden(List.of())).contains(Path.of("/usr/bin/sort")).doesNotContain(Path.of("/usr/bin/timeout"));
         Path local = project.resolve("local/bin/python3");
         Files.createDirectories(local.getParent());
         Files.copy(Path.of("/bin/sh").toRealPath(), local);
