@@ -268,7 +268,8 @@ final class ModuleOracles {
             directories.addAll(outputDirectories(project, userProperties));
         }
         for (MavenProject other : reactor == null ? List.<MavenProject>of() : reactor) {
-            if (other != project && other.getBasedir() != null) {
+            // Only where a goal of this plugin may write: a module without it keeps its target/ as it is.
+            if (other != project && other.getBasedir() != null && !plugins(other).isEmpty()) {
                 directories.addAll(outputDirectories(other, userProperties));
             }
         }

@@ -238,9 +238,11 @@ class ModuleOraclesTest {
         MavenProject billing = module("billing", threeColumn);
         assertThat(ModuleOracles.of(billing)).contains(ROOT.resolve("billing/target/tenths-reports"));
         MavenProject scoring = module("scoring", configuration());
-        assertThat(ModuleOracles.outputDirectories(billing, List.of(billing, scoring), new java.util.Properties())).contains(
+        MavenProject plain = module("plain", configuration());
+        plain.getBuild().setPlugins(new java.util.ArrayList<>());
+        assertThat(ModuleOracles.outputDirectories(billing, List.of(billing, scoring, plain), new java.util.Properties())).contains(
                 ROOT.resolve("billing/target/tenths-reports"), ROOT.resolve("billing/target/patchgrade"), ROOT.resolve("scoring/target/patchgrade-reports"),
-                ROOT.resolve("scoring/target/patchgrade"));
+                ROOT.resolve("scoring/target/patchgrade")).as("a module without the plugin gets no directory").noneMatch(p -> p.startsWith(ROOT.resolve("plain")));
     }
 
     @Test
