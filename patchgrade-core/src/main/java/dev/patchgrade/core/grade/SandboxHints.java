@@ -47,6 +47,11 @@ public final class SandboxHints {
                         + "to " + shown.setting(Setting.READ_ONLY_PATHS));
             }
         }
+        if (hints.size() < MOST && stderr.contains("Address family not supported by protocol")) {
+            hints.add("the sandbox gives a run TCP streams over its own loopback and no other socket (UDP, netlink, packet and unix "
+                    + "sockets are refused: their queues hold memory nothing measures). A program that needs them must run with "
+                    + shown.setting(Setting.SANDBOX) + " set to off");
+        }
         return new ArrayList<>(hints);
     }
 

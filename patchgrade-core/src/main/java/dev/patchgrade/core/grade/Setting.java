@@ -42,6 +42,7 @@ public record Setting(String parameter, String property) {
     public static final Setting HIDDEN_PATHS = parameter("hiddenPaths");
     public static final Setting READ_ONLY_PATHS = parameter("readOnlyPaths");
     public static final Setting WRITABLE_PATHS = parameter("writablePaths");
+    public static final Setting SANDBOX = new Setting("sandbox", "patchgrade.sandbox");
     /** Read by the launcher from the JVM, not by a goal: every goal of the build shares the one cache. */
     public static final Setting CACHE_DIR = systemProperty("patchgrade.cacheDir");
     /** Read by the launcher from the JVM too: where its scratch directories for child output are made. */

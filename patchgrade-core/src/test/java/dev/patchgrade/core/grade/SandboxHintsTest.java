@@ -27,6 +27,12 @@ class SandboxHintsTest {
     }
 
     @Test
+    void aRefusedSocketPointsToTheSandboxSetting() {
+        assertThat(SandboxHints.forStderr("socket: Address family not supported by protocol\n", HIDDEN, Suggestions.PLAIN)).singleElement()
+                .asString().contains("TCP streams").contains("sandbox");
+    }
+
+    @Test
     void aMissingFileOutsideTheHiddenAreasIsTheProgramsOwnProblem() {
         assertThat(SandboxHints.forStderr("cat: /work/project/missing.txt: No such file or directory", HIDDEN, Suggestions.PLAIN)).isEmpty();
         assertThat(SandboxHints.forStderr("Segmentation fault", HIDDEN, Suggestions.PLAIN)).isEmpty();
