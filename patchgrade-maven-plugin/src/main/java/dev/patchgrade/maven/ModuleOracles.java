@@ -128,7 +128,8 @@ final class ModuleOracles {
         }
         List<Path> files;
         try {
-            files = new ArrayList<>(ReferenceFiles.of(executable.path(), words, base, kept, project).hidden(List.of()));
+            files = new ArrayList<>(ReferenceFiles.of(executable.path(), words, base, kept, project, ChildEnvironment.pinned(environment))
+                    .hidden(List.of()));
         } catch (PatchgradeException e) {
             return List.of(); // an interpreter without a script: the goal itself says so
         }

@@ -27,9 +27,10 @@ import java.util.stream.Stream;
  *
  * @param root the reference's own file: its executable, or an interpreter's script
  * @param frozen the executable first, then the script, then the other files the command names
- * @param directory the reference's directory, or {@code null} where it is not the reference's own
+ * @param directories the reference's own directories: its file's, and for a runner of no distribution (a compiled
+ *     program named like an interpreter, a virtualenv's) the program's too; none where they are not the reference's own
  */
-public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
+public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directories) {
     /** Directories of the distribution's own packages (not {@code /usr/local}, not {@code /opt}: what a user installs there is no interpreter of the system). */
     private static final List<Path> SYSTEM = Stream.of("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/usr/bin", "/usr/sbin",
             "/usr/lib", "/usr/lib32", "/usr/lib64", "/usr/libx32", "/usr/libexec").map(Path::of).toList();
@@ -58,32 +59,76 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
      * @param projectDirectory the project, which no reference directory may hold
      */
     public static ReferenceFiles of(Path executable, List<String> reference, Path workingDirectory, List<Path> keep, Path projectDirectory) {
+        return of(executable, reference, workingDirectory, keep, projectDirectory, ChildEnvironment.pinned(Map.of()));
+    }
+
+    /** @param environment the reference's whole environment: its {@code PATH} finds the program a wrapper names by a bare name */
+    public static ReferenceFiles of(Path executable, List<String> reference, Path workingDirectory, List<Path> keep, Path projectDirectory,
+            Map<String, String> environment) {
         Path exe = executable.toAbsolutePath().normalize();
         List<Path> named = namedFiles(reference, workingDirectory);
+        if (wrapper(exe)) {
+            // A wrapper of the system (timeout, env, valgrind, the dynamic loader) runs a command of its own: that
+            // command is the reference, classified in turn (red team 17: `timeout 10 python3 -m module data.csv`,
+            // `valgrind --suppressions=ci/vg.supp frozen/bin/ref` took a data or option file for the reference).
+            int at = wrappedCommand(exe, reference);
+            ExecutableCheck.Resolution program = at < 0 ? null
+                    : ExecutableCheck.resolve(reference.get(at), workingDirectory, environment);
+            // Named but not runnable (not executable yet), or a bare name the PATH lacks that names a file here: still
+            // the reference's file, frozen and hidden.
+            if (program != null && (program.path() == null || !Files.isRegularFile(program.path()))) {
+                Path here = workingDirectory.resolve(reference.get(at)).toAbsolutePath().normalize();
+                program = Files.isRegularFile(here) ? new ExecutableCheck.Resolution(here, null) : program;
+            }
+            if (program == null || program.path() == null || !Files.isRegularFile(program.path())) {
+                throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + ", a wrapper, and names no program it could find"
+                        + (at < 0 ? "" : " (\"" + reference.get(at) + "\")") + ": the reference it runs could neither be frozen nor hidden from "
+                        + "the candidate. Name the program as a path (e.g. <arg>" + exe + "</arg><arg>frozen/bin/ref</arg>)");
+            }
+            ReferenceFiles inner = of(program.path(), reference.subList(at, reference.size()), workingDirectory, keep, projectDirectory,
+                    environment);
+            Set<Path> frozen = new LinkedHashSet<>();
+            frozen.add(exe);
+            frozen.addAll(inner.frozen());
+            frozen.addAll(named);
+            return new ReferenceFiles(inner.root(), List.copyOf(frozen), inner.directories());
+        }
         Path root = exe;
         if (interpreter(exe)) {
             // The interpreter runs the reference's code: its script, the first word that is no option (red team 16:
             // `python3 -m module data.csv` and `sh -c '. ref.sh' sh data.csv` passed a data file off as the script).
             root = script(exe, reference, workingDirectory);
-        } else if (wrapper(exe)) {
-            // A wrapper of the system (timeout, stdbuf, the dynamic loader) runs the first file it names, or the
-            // program it names by a bare name (`timeout 10 sort`: sort is the reference).
-            Path wrapped = named.isEmpty() ? wrappedProgram(reference, workingDirectory) : named.get(0);
-            if (wrapped != null) {
-                root = wrapped;
+        }
+        List<Path> directories = new ArrayList<>();
+        Path directory = ownDirectory(root, workingDirectory, keep, projectDirectory);
+        if (directory != null) {
+            directories.add(directory);
+        }
+        if (!root.equals(exe) && !system(real(exe))) {
+            // A program of no distribution named like an interpreter may be the reference's own build (a patched lua,
+            // awk or bash: red team 17), with its libraries beside it. Not a shared bin directory (/usr/local/bin).
+            Path programDirectory = ownDirectory(exe, workingDirectory, keep, projectDirectory);
+            if (programDirectory != null && !directories.contains(programDirectory)
+                    && SHARED_PREFIXES.stream().noneMatch(shared -> shared.equals(programDirectory.getParent()) || shared.equals(programDirectory))) {
+                directories.add(programDirectory);
             }
         }
-        Path directory = ownDirectory(root, workingDirectory, keep, projectDirectory);
         Set<Path> frozen = new LinkedHashSet<>();
         frozen.add(exe);
         frozen.add(root);
         frozen.addAll(named);
-        return new ReferenceFiles(root, List.copyOf(frozen), directory);
+        return new ReferenceFiles(root, List.copyOf(frozen), List.copyOf(directories));
     }
 
     /** For grading without a candidate in view (freezing, and the module's other goals): the project and working directory kept. */
     public static ReferenceFiles of(Path executable, List<String> reference, Path workingDirectory, Path projectDirectory) {
         return of(executable, reference, workingDirectory, List.of(), projectDirectory);
+    }
+
+    /** The same, with the reference's environment. */
+    public static ReferenceFiles of(Path executable, List<String> reference, Path workingDirectory, Path projectDirectory,
+            Map<String, String> environment) {
+        return of(executable, reference, workingDirectory, List.of(), projectDirectory, environment);
     }
 
     /**
@@ -111,20 +156,68 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
         return interpreter(executable) || wrapper(executable);
     }
 
-    /** The first word after a wrapper that names a program on the PATH (not an option, a number or an assignment). */
-    private static Path wrappedProgram(List<String> reference, Path workingDirectory) {
+    /** How a wrapper's own words are spelled: options that take the next word as their value, and positional words before the command. */
+    private record WrapperSyntax(Set<String> valued, int positionals) {}
+
+    private static final Map<String, WrapperSyntax> WRAPPERS = Map.ofEntries(
+            Map.entry("timeout", new WrapperSyntax(Set.of("-k", "-s", "--kill-after", "--signal"), 1)),
+            Map.entry("env", new WrapperSyntax(Set.of("-u", "-C", "--unset", "--chdir"), 0)),
+            Map.entry("nice", new WrapperSyntax(Set.of("-n", "--adjustment"), 0)),
+            Map.entry("stdbuf", new WrapperSyntax(Set.of("-i", "-o", "-e"), 0)),
+            Map.entry("ionice", new WrapperSyntax(Set.of("-c", "-n", "--class", "--classdata"), 0)),
+            Map.entry("taskset", new WrapperSyntax(Set.of(), 1)),
+            Map.entry("setarch", new WrapperSyntax(Set.of(), 1)),
+            Map.entry("chrt", new WrapperSyntax(Set.of(), 1)),
+            Map.entry("time", new WrapperSyntax(Set.of("-f", "-o", "--format", "--output"), 0)),
+            Map.entry("numactl", new WrapperSyntax(Set.of("-C", "-N", "-m", "-p", "-i", "-P"), 0)),
+            Map.entry("ld.so", new WrapperSyntax(Set.of("--preload", "--library-path", "--audit", "--argv0", "--inhibit-rpath",
+                    "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"), 0)));
+
+    /**
+     * Where the command a wrapper runs starts: past the wrapper's options (and their values), its positional words (a
+     * timeout's duration, a CPU mask) and, for env, its assignments; -1 where it names none. An option's value is never
+     * the reference. {@code env -S} carries a command in one word: an error, as code in a flag is.
+     */
+    private static int wrappedCommand(Path exe, List<String> reference) {
+        String name = String.valueOf(real(exe).getFileName());
+        if (!WRAPPER_SYNTAX_NAMES.matcher(name).matches()) {
+            name = String.valueOf(exe.getFileName());
+        }
+        String key = name.startsWith("ld-linux") || name.startsWith("ld64.so") || name.equals("ld.so") ? "ld.so" : name;
+        WrapperSyntax syntax = WRAPPERS.getOrDefault(key, new WrapperSyntax(Set.of(), 0));
+        int positionals = syntax.positionals();
         for (int i = 1; i < reference.size(); i++) {
             String word = reference.get(i);
-            if (word == null || word.isEmpty() || word.startsWith("-") || word.contains("=") || word.contains("/") || word.matches("[0-9.]+[smhd]?")) {
+            if (word == null) {
                 continue;
             }
-            ExecutableCheck.Resolution program = ExecutableCheck.resolve(word, workingDirectory, ChildEnvironment.pinned(Map.of()));
-            if (program.ok()) {
-                return program.path().toAbsolutePath().normalize();
+            if (key.equals("env") && (word.equals("-S") || word.startsWith("-S") || word.startsWith("--split-string"))) {
+                throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + " with its command inside " + word
+                        + ": a command in one word could neither be frozen nor hidden from the candidate. Give the program and its "
+                        + "arguments as words of their own");
             }
+            if (word.equals("--")) {
+                return i + 1 < reference.size() ? i + 1 : -1;
+            }
+            if (word.startsWith("-") && word.length() > 1) {
+                if (syntax.valued().contains(word)) {
+                    i++;
+                }
+                continue;
+            }
+            if (key.equals("env") && word.contains("=")) {
+                continue;
+            }
+            if (positionals > 0) {
+                positionals--;
+                continue;
+            }
+            return i;
         }
-        return null;
+        return -1;
     }
+
+    private static final Pattern WRAPPER_SYNTAX_NAMES = Pattern.compile("timeout|env|nice|stdbuf|ionice|taskset|setarch|chrt|time|numactl|ld.*");
 
     /** Whether a word is a code flag, alone, attached ({@code -cprint(1)}, {@code --eval=...}) or among others ({@code -euc}, {@code -ne}). */
     private static boolean codeFlag(String word, Set<String> codeFlags) {
@@ -273,11 +366,13 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
      */
     public List<Path> hiddenFromModule() {
         Set<Path> hidden = new LinkedHashSet<>();
-        Path exe = frozen.get(0);
-        if (!(runner(exe) && system(real(exe))) || root.equals(exe)) {
-            hidden.add(exe);
+        for (Path file : frozen) {
+            // The system's interpreters and wrappers run the reference: frozen, never hidden (every candidate's system()
+            // needs /bin/sh). Anything else the command names or runs is the reference's.
+            if (file.equals(root) || !(runner(file) && system(real(file)))) {
+                hidden.add(file);
+            }
         }
-        hidden.addAll(frozen.subList(1, frozen.size()));
         try {
             hidden.add(root.toRealPath());
         } catch (IOException e) {
@@ -324,9 +419,7 @@ public record ReferenceFiles(Path root, List<Path> frozen, Path directory) {
      */
     public List<Path> hidden(List<Path> keep) {
         Set<Path> hidden = new LinkedHashSet<>(hiddenFromModule());
-        if (directory != null) {
-            hidden.add(directory);
-        }
+        hidden.addAll(directories);
         for (Path own : keep) {
             hidden.remove(own.toAbsolutePath().normalize());
         }

@@ -95,7 +95,8 @@ public final class ThreeColumnGoal {
 
     /** The reference's executable and the files its command names (an interpreter's script), as frozen and hidden. */
     static ReferenceFiles referenceFiles(GoalSettings settings, List<String> reference) {
-        return ReferenceFiles.of(referenceExecutable(settings, reference), reference, settings.workingDirectory(), settings.projectDirectory());
+        return ReferenceFiles.of(referenceExecutable(settings, reference), reference, settings.workingDirectory(), settings.projectDirectory(),
+                dev.patchgrade.core.launch.ChildEnvironment.pinned(settings.environment()));
     }
 
     public static GoalResult grade(Options options, GradeLog log) {

@@ -134,7 +134,7 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         // reference binary itself (run with other arguments).
         List<Path> hiddenFromCandidate = new ArrayList<>(oracles);
         hiddenFromCandidate.addAll(ReferenceFiles.of(referenceBinary, options.reference(), settings.workingDirectory(), candidateFiles,
-                settings.projectDirectory()).hidden(candidateFiles));
+                settings.projectDirectory(), dev.patchgrade.core.launch.ChildEnvironment.pinned(settings.environment())).hidden(candidateFiles));
         if (sameFile(candidateBinary, referenceBinary)) {
             hiddenFromCandidate.remove(referenceBinary);
         }

@@ -65,10 +65,11 @@ class ReferenceFilesTest {
     void aFileNamedAsAnOptionsValueOrAResponseFileIsTheReferences() throws Exception {
         Path script = file(project, "frozen/ref.sh");
         Path arguments = file(project, "frozen/args.txt");
-        ReferenceFiles files = ReferenceFiles.of(Path.of("/usr/bin/env"), List.of("/usr/bin/env", "--script=frozen/ref.sh", "@frozen/args.txt",
-                "--level=3", "@"), project, project);
-        assertThat(files.frozen()).containsExactly(Path.of("/usr/bin/env"), script, arguments);
-        assertThat(files.hiddenFromModule()).containsExactly(script, arguments);
+        Path tool = file(project, "tools/run");
+        ReferenceFiles files = ReferenceFiles.of(tool, List.of(tool.toString(), "--script=frozen/ref.sh", "@frozen/args.txt", "--level=3", "@"),
+                project, project);
+        assertThat(files.frozen()).containsExactly(tool, script, arguments);
+        assertThat(files.hiddenFromModule()).containsExactly(tool, script, arguments);
         assertThat(ReferenceFiles.namedFiles(List.of("cmd", "frozen/ref.sh", "--in=frozen/ref.sh"), project)).as("each file once")
                 .containsExactly(script);
     }

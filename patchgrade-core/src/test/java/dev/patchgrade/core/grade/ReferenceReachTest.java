@@ -18,7 +18,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Red team 16: candidates that reached the reference's code by routes the sandbox left open; each is stopped now. */
+/** Red teams 16 and 17: candidates that reached the reference's code by routes the sandbox left open; each is stopped now. */
 class ReferenceReachTest {
     private static final String GOLDEN = "secret-answer question";
 
@@ -30,8 +30,10 @@ class ReferenceReachTest {
         dev.patchgrade.core.SandboxAvailability.assumeAvailable();
     }
 
+    private Map<String, String> environment = Map.of();
+
     private GoalSettings settings(String goal, String execution, SandboxSpec.Mode mode, List<Path> moduleOracles) {
-        return new GoalSettings(goal, execution, dir.resolve("target/reports"), dir.resolve("target/patchgrade"), dir, Map.of())
+        return new GoalSettings(goal, execution, dir.resolve("target/reports"), dir.resolve("target/patchgrade"), dir, environment)
                 .withSandbox(new SandboxSettings(mode, moduleOracles, dir, List.of(), List.of(), List.of()));
     }
 
@@ -236,5 +238,112 @@ class ReferenceReachTest {
         assertThat(control.worst()).as("control: /usr/bin/bzip2 is hidden").isNotEqualTo("pass_all_agree");
         GoalResult twin = threeColumn("bz", SandboxSpec.Mode.REQUIRED, reference, List.of("/bin/sh", "-c", "exec /usr/bin/bunzip2 \"$@\"", "sh"));
         assertThat(twin.worst()).as("its hard links are hidden with it").isNotEqualTo("pass_all_agree");
+    }
+
+    /** frozen/bin/<name> (a compiled reference) with its code in frozen/lib/libref.so ($ORIGIN/../lib), and a candidate that dlopens it. */
+    private void build(String name) throws Exception {
+        Files.createDirectories(dir.resolve("frozen/bin"));
+        Files.createDirectories(dir.resolve("frozen/lib"));
+        Files.createDirectories(dir.resolve("target"));
+        Files.createDirectories(dir.resolve("data"));
+        Files.createDirectories(dir.resolve("ci"));
+        Files.writeString(dir.resolve("data/script.lua"), "-- input\n");
+        Files.writeString(dir.resolve("ci/vg.supp"), "{\n   none\n   Memcheck:Leak\n   fun:nothing_at_all\n}\n");
+        Files.writeString(dir.resolve("frozen/lib/libref.c"),
+                "#include <stdio.h>\nint ref_main(int c, char **v) { printf(\"secret-answer %s\\n\", c > 1 ? v[c - 1] : \"\"); return 0; }\n");
+        Files.writeString(dir.resolve("frozen/bin/ref.c"), "int ref_main(int, char **);\nint main(int c, char **v) { return ref_main(c, v); }\n");
+        Files.writeString(dir.resolve("target/cand.c"), "#include <dlfcn.h>\n#include <stdio.h>\n"
+                + "int main(int c, char **v) { void *h = dlopen(\"frozen/lib/libref.so\", RTLD_NOW); if (!h) { puts(dlerror()); return 3; }\n"
+                + "  int (*m)(int, char **) = (int (*)(int, char **)) dlsym(h, \"ref_main\"); return m(c, v); }\n");
+        sh("gcc -shared -fPIC -o frozen/lib/libref.so frozen/lib/libref.c && rm frozen/lib/libref.c"
+                + " && gcc -o frozen/bin/" + name + " frozen/bin/ref.c -Lfrozen/lib -lref -Wl,-rpath,'$ORIGIN/../lib' && rm frozen/bin/ref.c"
+                + " && gcc -o target/cand target/cand.c -ldl");
+    }
+
+
+    /** The cheat passes unsandboxed (so the test shows something) and not sandboxed. */
+    private void attack(String execution, List<String> reference, List<String> candidate) throws Exception {
+        assertThat(threeColumn(execution + "-open", SandboxSpec.Mode.OFF, reference, candidate).worst()).as("the cheat works unsandboxed")
+                .isEqualTo("pass_all_agree");
+        GoalResult boxed = threeColumn(execution, SandboxSpec.Mode.REQUIRED, reference, candidate);
+        assertThat(boxed.error()).isNull();
+        assertThat(boxed.worst()).as("the reference's library is hidden").isNotEqualTo("pass_all_agree");
+    }
+
+    /** A compiled reference whose name is an interpreter's (grading a patch to lua, awk, dash...): its "script" is its data file. */
+    @Test
+    void aReferenceNamedLikeAnInterpreterLosesItsPrefix() throws Exception {
+        build("lua");
+        attack("lua", List.of(dir.resolve("frozen/bin/lua").toString(), "data/script.lua"),
+                List.of(dir.resolve("target/cand").toString(), "data/script.lua"));
+    }
+
+    /** The same with no prefix: frozen/awk with libref.so beside it ($ORIGIN). */
+    @Test
+    void aReferenceNamedAwkLosesItsDirectory() throws Exception {
+        build("ref");
+        Files.writeString(dir.resolve("frozen/bin/awk.c"), "int ref_main(int, char **);\nint main(int c, char **v) { return ref_main(c, v); }\n");
+        sh("mv frozen/lib/libref.so frozen/bin/ && rmdir frozen/lib && cp data/script.lua data/prog.awk"
+                + " && gcc -o frozen/bin/awk frozen/bin/awk.c -Lfrozen/bin -lref -Wl,-rpath,'$ORIGIN' && rm frozen/bin/awk.c"
+                + " && sed -i 's#frozen/lib/libref.so#frozen/bin/libref.so#' target/cand.c && gcc -o target/cand target/cand.c -ldl");
+        attack("awk", List.of(dir.resolve("frozen/bin/awk").toString(), "-f", "data/prog.awk"),
+                List.of(dir.resolve("target/cand").toString(), "-f", "data/prog.awk"));
+    }
+
+    /** A wrapper's option file (valgrind's suppressions) is taken for the reference's own file: the reference's prefix stays visible. */
+    @Test
+    void aWrappersOptionFileIsTakenForTheReference() throws Exception {
+        build("ref");
+        attack("valgrind", List.of("/usr/bin/valgrind", "-q", "--suppressions=ci/vg.supp", dir.resolve("frozen/bin/ref").toString()),
+                List.of(dir.resolve("target/cand").toString()));
+    }
+
+    /** The dynamic loader with --preload: the preloaded file is taken for the reference. */
+    @Test
+    void theLoadersPreloadIsTakenForTheReference() throws Exception {
+        build("ref");
+        sh("echo 'void nothing(void) {}' > ci/hook.c && gcc -shared -fPIC -o ci/hook.so ci/hook.c");
+        attack("ldso", List.of("/lib64/ld-linux-x86-64.so.2", "--preload", dir.resolve("ci/hook.so").toString(), dir.resolve("frozen/bin/ref").toString()),
+                List.of(dir.resolve("target/cand").toString()));
+    }
+
+    /** Control: the same reference named ref: its prefix is hidden and the candidate fails. */
+    @Test
+    void controlAReferenceNamedRefKeepsItsPrefix() throws Exception {
+        build("ref");
+        GoalResult boxed = threeColumn("control", SandboxSpec.Mode.REQUIRED, List.of(dir.resolve("frozen/bin/ref").toString(), "data/script.lua"),
+                List.of(dir.resolve("target/cand").toString(), "data/script.lua"));
+        assertThat(boxed.worst()).isNotEqualTo("pass_all_agree");
+    }
+
+    /** Red team 16's python3 -m, behind timeout: the wrapper's first named file (the data) is taken for the reference. */
+    @Test
+    void aModuleBehindTimeout() throws Exception {
+        Files.createDirectories(dir.resolve("refbilling"));
+        Files.createDirectories(dir.resolve("data"));
+        Files.writeString(dir.resolve("refbilling/__main__.py"), "import sys\nprint('secret-answer', sys.argv[-1])\n");
+        Files.writeString(dir.resolve("data/rates.csv"), "rate,1\n");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> threeColumn("tmo-module", SandboxSpec.Mode.REQUIRED,
+                List.of("/usr/bin/timeout", "10", "/usr/bin/python3", "-m", "refbilling", "data/rates.csv"),
+                List.of("/bin/sh", "-c", "exec /usr/bin/python3 -m refbilling \"$@\"", "sh", "data/rates.csv")))
+                .as("what the wrapper runs is classified in turn").hasMessageContaining("with its code in -m");
+    }
+
+    /** sh -c behind timeout, no data file at all: the root is timeout itself, the compiled reference is not hidden. */
+    @Test
+    void aShellDashCBehindTimeout() throws Exception {
+        build("ref");
+        String ref = dir.resolve("frozen/bin/ref").toString();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> threeColumn("tmo-dashc", SandboxSpec.Mode.REQUIRED,
+                List.of("/usr/bin/timeout", "10", "/bin/sh", "-c", "exec " + ref + " \"$@\"", "sh"),
+                List.of("/bin/sh", "-c", "exec " + ref + " \"$@\"", "sh"))).hasMessageContaining("with its code in -c");
+    }
+
+    /** A wrapper running a bare name found on the execution's PATH: it names no file, so timeout itself is "the reference". */
+    @Test
+    void aBareNameBehindTimeoutOnThePath() throws Exception {
+        build("ref");
+        environment = Map.of("PATH", dir.resolve("frozen/bin") + ":/usr/bin:/bin");
+        attack("tmo-path", List.of("/usr/bin/timeout", "10", "ref"), List.of(dir.resolve("target/cand").toString()));
     }
 }
