@@ -71,6 +71,8 @@
  *   burn MS               burns MS ms of CPU
  *   socket-families       tries a socket of each family and kind: "NAME ok" or "NAME refused errno=E" per line
  *   tcp-hold MB           red team 16: holds MB in loopback TCP queues nobody reads: "held N MB"
+ *   tcp-park MB [hold]    red team 17: parks MB in connections to its own listeners it never accepts (with hold,
+ *                         keeps them 50 ms): "parked N MB"
  *   lo-store BYTES / lo-load   BYTES sent over loopback (a TCP connection to itself), kept in the byte counts of
  *                         the network namespace: "stored:N" / "lo:N", N loopback's received bytes
  *                         (/proc/net/dev) after it
@@ -411,6 +413,36 @@ int main(int argc, char **argv) {
             else printf("%s refused errno=%d\n", tried[i].name, errno);
             if (fd >= 0) close(fd);
         }
+        return 0;
+    }
+    if (strcmp(mode, "tcp-park") == 0 && argc > 2) {
+        /* Red team 17: memory parked in connections to its own listeners that it never accepts (a memory cgroup
+         * charges a TCP socket once accepted), 32 KB each, the client end closed. */
+        long long wanted = atoll(argv[2]) << 20, parked = 0;
+        static char block[32768];
+        memset(block, 'k', sizeof block);
+        struct sockaddr_in at;
+        int listener = -1, queued = 0;
+        while (parked < wanted) {
+            if (listener < 0 || queued >= 1000) {
+                memset(&at, 0, sizeof at);
+                at.sin_family = AF_INET;
+                inet_pton(AF_INET, "127.0.0.1", &at.sin_addr);
+                socklen_t length = sizeof at;
+                listener = socket(AF_INET, SOCK_STREAM, 0);
+                if (listener < 0 || bind(listener, (struct sockaddr *)&at, sizeof at) != 0 || listen(listener, 4096) != 0
+                        || getsockname(listener, (struct sockaddr *)&at, &length) != 0) break;
+                queued = 0;
+            }
+            int client = socket(AF_INET, SOCK_STREAM, 0);
+            if (client < 0 || connect(client, (struct sockaddr *)&at, sizeof at) != 0) break;
+            ssize_t n = send(client, block, sizeof block, MSG_DONTWAIT);
+            if (n > 0) parked += n;
+            close(client);
+            queued++;
+        }
+        if (argc > 3) usleep(50000); /* "hold": parked past PID 1's next look */
+        printf("parked %lld MB\n", parked >> 20);
         return 0;
     }
     if (strcmp(mode, "tcp-hold") == 0 && argc > 2) {

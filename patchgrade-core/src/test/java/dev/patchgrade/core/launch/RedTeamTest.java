@@ -254,6 +254,20 @@ class RedTeamTest extends SandboxedRunTest {
         }
     }
 
+    /**
+     * Red team 17 parked 1,000 MB in connections to its own listeners that it never accepted, with a tree peak of
+     * 40 MB: a memory cgroup charges a TCP socket once it is accepted. PID 1 samples the run's sockets, accepted or not.
+     */
+    @Test
+    void memoryParkedInConnectionsNeverAcceptedCountsInTheTreePeak() {
+        try (Launcher launcher = open()) {
+            Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
+            LaunchResult parked = runLong(launcher, Fixtures.command("redteam"), "tcp-park", "200", "hold");
+            assertThat(parked.stdout().excerpt()).isEqualTo("parked 200 MB\n");
+            assertThat(parked.usage().treeRssKb()).as(parked.usage().toString()).isGreaterThan(180_000L);
+        }
+    }
+
     /** A transparent huge page comes in one fault for 2 MB: runs have none, and cannot turn them back on. */
     @Test
     void aRunHasNoTransparentHugePages() {
