@@ -104,6 +104,15 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         if (directory != null) {
             directories.add(directory);
         }
+        if (root.equals(exe)) {
+            // A compiled reference loads its code where its RUNPATH says: a CMake build tree's absolute one to
+            // refbuild/lib beside refbuild/programs (red team 17). The tree they share is the reference's own.
+            for (Path tree : searchPathTrees(exe, workingDirectory, keep, projectDirectory)) {
+                if (!directories.contains(tree)) {
+                    directories.add(tree);
+                }
+            }
+        }
         if (!root.equals(exe) && !system(real(exe))) {
             // A program of no distribution named like an interpreter may be the reference's own build (a patched lua,
             // awk or bash: red team 17), with its libraries beside it. Not a shared bin directory (/usr/local/bin).
@@ -341,6 +350,39 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             return prefix;
         }
         return holdsNone(directory, held) ? directory : null;
+    }
+
+    /**
+     * The directories an executable's RUNPATH (or RPATH) names outside the system, each widened to the tree it shares
+     * with the executable's own directory, where that tree is neither shared (/usr/local, /opt) nor holds the
+     * project, the working directory or {@code keep}.
+     */
+    private static List<Path> searchPathTrees(Path exe, Path workingDirectory, List<Path> keep, Path projectDirectory) {
+        Path real = real(exe);
+        Path own = real.getParent();
+        if (own == null) {
+            return List.of();
+        }
+        List<Path> held = new ArrayList<>(List.of(projectDirectory, workingDirectory));
+        held.addAll(keep);
+        List<Path> trees = new ArrayList<>();
+        for (String entry : ElfSearchPath.of(real)) {
+            String expanded = entry.replace("${ORIGIN}", own.toString()).replace("$ORIGIN", own.toString());
+            if (!expanded.startsWith("/")) {
+                continue;
+            }
+            Path directory = Path.of(expanded).normalize();
+            Path tree = directory;
+            while (tree != null && !own.startsWith(tree)) {
+                tree = tree.getParent();
+            }
+            if (tree == null || tree.getParent() == null || system(directory) || system(tree) || SHARED_PREFIXES.contains(tree)
+                    || !holdsNone(tree, held) || trees.contains(tree)) {
+                continue;
+            }
+            trees.add(tree);
+        }
+        return trees;
     }
 
     private static boolean holdsNone(Path directory, List<Path> held) {

@@ -346,4 +346,20 @@ class ReferenceReachTest {
         environment = Map.of("PATH", dir.resolve("frozen/bin") + ":/usr/bin:/bin");
         attack("tmo-path", List.of("/usr/bin/timeout", "10", "ref"), List.of(dir.resolve("target/cand").toString()));
     }
+
+    /**
+     * A reference in its build tree as CMake leaves it: refbuild/programs/ref with an absolute RPATH to refbuild/lib
+     * (or libtool's src/ref wrapper and lib/.libs). Only refbuild/programs is hidden.
+     */
+    @Test
+    void aReferencesBuildTreeLibraryThroughAnAbsoluteRpath() throws Exception {
+        build("ref");
+        Files.createDirectories(dir.resolve("refbuild/programs"));
+        Files.createDirectories(dir.resolve("refbuild/lib"));
+        Files.writeString(dir.resolve("refbuild/programs/ref.c"), "int ref_main(int, char **);\nint main(int c, char **v) { return ref_main(c, v); }\n");
+        sh("cp frozen/lib/libref.so refbuild/lib/ && gcc -o refbuild/programs/ref refbuild/programs/ref.c -Lrefbuild/lib -lref -Wl,-rpath," + dir.resolve("refbuild/lib")
+                + " && rm refbuild/programs/ref.c && rm -r frozen && sed -i 's#frozen/lib/libref.so#refbuild/lib/libref.so#' target/cand.c && gcc -o target/cand target/cand.c -ldl");
+        attack("buildtree", List.of(dir.resolve("refbuild/programs/ref").toString()), List.of(dir.resolve("target/cand").toString()));
+    }
+
 }
