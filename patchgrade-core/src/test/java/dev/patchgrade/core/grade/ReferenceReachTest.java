@@ -228,6 +228,7 @@ class ReferenceReachTest {
     /** A hidden distribution reference has other names (hard links): bzip2 is also bzcat and bunzip2. */
     @Test
     void aHiddenDistributionReferenceRunsUnderItsOtherName() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/bunzip2")), "bzip2 and its hard links (.ci/run installs it)");
         Files.createDirectories(dir.resolve("data"));
         Files.writeString(dir.resolve("data/x.txt"), GOLDEN + "\n");
         sh("bzip2 -k data/x.txt");
