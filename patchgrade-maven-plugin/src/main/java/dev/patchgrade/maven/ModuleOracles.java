@@ -134,21 +134,13 @@ final class ModuleOracles {
             return List.of(); // an interpreter without a script: the goal itself says so
         }
         Path program = executable.path().toAbsolutePath().normalize();
-        if (!path && ReferenceFiles.system(real(program))) {
+        if (!path && ReferenceFiles.system(ReferenceFiles.real(program))) {
             // A program of the system found on the PATH is a tool every goal may run (hiding `sort` would break every
             // goal that sorts); what its command names still is the reference's.
             files.remove(program);
-            files.remove(real(program));
+            files.remove(ReferenceFiles.real(program));
         }
         return files;
-    }
-
-    private static Path real(Path path) {
-        try {
-            return path.toRealPath();
-        } catch (java.io.IOException e) {
-            return path;
-        }
     }
 
     /**

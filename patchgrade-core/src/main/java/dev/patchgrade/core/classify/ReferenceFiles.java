@@ -188,11 +188,10 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
      * the reference. {@code env -S} carries a command in one word: an error, as code in a flag is.
      */
     private static int wrappedCommand(Path exe, List<String> reference) {
-        String name = String.valueOf(real(exe).getFileName());
-        if (!WRAPPER_SYNTAX_NAMES.matcher(name).matches()) {
-            name = String.valueOf(exe.getFileName());
+        String key = syntaxKey(String.valueOf(real(exe).getFileName()));
+        if (!WRAPPERS.containsKey(key)) {
+            key = syntaxKey(String.valueOf(exe.getFileName()));
         }
-        String key = name.startsWith("ld-linux") || name.startsWith("ld64.so") || name.equals("ld.so") ? "ld.so" : name;
         WrapperSyntax syntax = WRAPPERS.getOrDefault(key, new WrapperSyntax(Set.of(), 0));
         int positionals = syntax.positionals();
         for (int i = 1; i < reference.size(); i++) {
@@ -226,7 +225,10 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         return -1;
     }
 
-    private static final Pattern WRAPPER_SYNTAX_NAMES = Pattern.compile("timeout|env|nice|stdbuf|ionice|taskset|setarch|chrt|time|numactl|ld.*");
+    /** The dynamic loader goes by many names (ld-linux-x86-64.so.2, ld64.so.1): one syntax. */
+    private static String syntaxKey(String name) {
+        return name.startsWith("ld-linux") || name.startsWith("ld64.so") || name.equals("ld.so") ? "ld.so" : name;
+    }
 
     /** Whether a word is a code flag, alone, attached ({@code -cprint(1)}, {@code --eval=...}) or among others ({@code -euc}, {@code -ne}). */
     private static boolean codeFlag(String word, Set<String> codeFlags) {
@@ -275,7 +277,8 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
                 + "could neither be frozen nor hidden from the candidate." + fix);
     }
 
-    private static Path real(Path path) {
+    /** Where a path really is, past links; the path itself (absolute) where it is not there. */
+    public static Path real(Path path) {
         Path absolute = path.toAbsolutePath().normalize();
         try {
             return absolute.toRealPath();
