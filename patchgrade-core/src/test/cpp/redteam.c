@@ -72,7 +72,7 @@
  *   socket-families       tries a socket of each family and kind: "NAME ok" or "NAME refused errno=E" per line
  *   tcp-hold MB           red team 16: holds MB in loopback TCP queues nobody reads: "held N MB"
  *   tcp-park MB [hold]    red team 17: parks MB in connections to its own listeners it never accepts (with hold,
- *                         keeps them 50 ms): "parked N MB"
+ *                         keeps them 120 ms): "parked N MB"
  *   lo-store BYTES / lo-load   BYTES sent over loopback (a TCP connection to itself), kept in the byte counts of
  *                         the network namespace: "stored:N" / "lo:N", N loopback's received bytes
  *                         (/proc/net/dev) after it
@@ -441,7 +441,7 @@ int main(int argc, char **argv) {
             close(client);
             queued++;
         }
-        if (argc > 3) usleep(50000); /* "hold": parked past PID 1's next look */
+        if (argc > 3) usleep(120000); /* "hold": parked past PID 1's next look */
         printf("parked %lld MB\n", parked >> 20);
         return 0;
     }
