@@ -48,6 +48,21 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             Map.entry(Pattern.compile("perl[0-9.]*|ruby[0-9.]*|lua[0-9.]*|luajit|Rscript"), Set.of("-e", "-E")),
             Map.entry(Pattern.compile("node(js)?"), Set.of("-e", "--eval", "-p", "--print")),
             Map.entry(Pattern.compile("php[0-9.]*"), Set.of("-r", "-R", "-B", "-E")));
+    /**
+     * Flags that load more of an interpreter's code: a file ({@code node --require ./hook.js}, {@code ruby -r ./ref.rb}) or a
+     * directory its modules are found in ({@code perl -Ifrozen/lib -MRef}); their value is attached or the next word.
+     */
+    private static final List<Map.Entry<Pattern, Set<String>>> LOAD_FLAGS = List.of(
+            Map.entry(Pattern.compile("perl[0-9.]*"), Set.of("-I", "-M", "-m")),
+            Map.entry(Pattern.compile("ruby[0-9.]*"), Set.of("-I", "-r", "--require")),
+            Map.entry(Pattern.compile("node(js)?"), Set.of("-r", "--require", "--import", "--loader", "--experimental-loader")),
+            Map.entry(Pattern.compile("lua[0-9.]*|luajit"), Set.of("-l")));
+    /** Environment variables that name directories an interpreter loads modules from, by family. */
+    private static final List<Map.Entry<Pattern, List<String>>> LOAD_PATHS = List.of(
+            Map.entry(Pattern.compile("python[0-9.]*|pypy[0-9.]*"), List.of("PYTHONPATH")),
+            Map.entry(Pattern.compile("perl[0-9.]*"), List.of("PERL5LIB", "PERLLIB")),
+            Map.entry(Pattern.compile("ruby[0-9.]*"), List.of("RUBYLIB")),
+            Map.entry(Pattern.compile("node(js)?"), List.of("NODE_PATH")));
     /** Install prefixes a reference's own directory is never widened to: what else lives there is not the reference's. */
     private static final List<Path> SHARED_PREFIXES = Stream.of("/usr", "/usr/local", "/opt").map(Path::of).toList();
 
@@ -94,15 +109,35 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             return new ReferenceFiles(inner.root(), List.copyOf(frozen), inner.directories());
         }
         Path root = exe;
+        Interpreted interpreted = new Interpreted(exe, List.of(), List.of());
         if (interpreter(exe)) {
             // The interpreter runs the reference's code: its script, the first word that is no option (red team 16:
             // `python3 -m module data.csv` and `sh -c '. ref.sh' sh data.csv` passed a data file off as the script).
-            root = script(exe, reference, workingDirectory);
+            interpreted = script(exe, reference, workingDirectory, environment);
+            root = interpreted.script();
         }
         List<Path> directories = new ArrayList<>();
         Path directory = ownDirectory(root, workingDirectory, keep, projectDirectory);
         if (directory != null) {
             directories.add(directory);
+        }
+        for (Path loaded : interpreted.loaded()) {
+            // Code the interpreter loads by a flag is the reference's as much as its script, and so is what lies beside it.
+            Path beside = ownDirectory(loaded, workingDirectory, keep, projectDirectory);
+            if (beside != null && !directories.contains(beside)) {
+                directories.add(beside);
+            }
+        }
+        for (Path modules : interpreted.moduleDirectories()) {
+            // A directory of modules (-I, PERL5LIB, PYTHONPATH): the reference's own where it is neither the system's, nor
+            // shared, nor holds what the build needs (a candidate that shares it, its project).
+            Path real = real(modules);
+            List<Path> held = new ArrayList<>(List.of(projectDirectory, workingDirectory));
+            held.addAll(keep);
+            if (real.getParent() != null && !system(real) && !SHARED_PREFIXES.contains(real) && holdsNone(real, held)
+                    && !directories.contains(real)) {
+                directories.add(real);
+            }
         }
         if (root.equals(exe)) {
             // A compiled reference loads its code where its RUNPATH says: a CMake build tree's absolute one to
@@ -125,6 +160,7 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         Set<Path> frozen = new LinkedHashSet<>();
         frozen.add(exe);
         frozen.add(root);
+        frozen.addAll(interpreted.loaded());
         frozen.addAll(named);
         return new ReferenceFiles(root, List.copyOf(frozen), List.copyOf(directories));
     }
@@ -230,27 +266,65 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         return name.startsWith("ld-linux") || name.startsWith("ld64.so") || name.equals("ld.so") ? "ld.so" : name;
     }
 
-    /** Whether a word is a code flag, alone, attached ({@code -cprint(1)}, {@code --eval=...}) or among others ({@code -euc}, {@code -ne}). */
-    private static boolean codeFlag(String word, Set<String> codeFlags) {
-        for (String flag : codeFlags) {
-            boolean shortFlag = flag.length() == 2;
-            if (word.equals(flag) || (!shortFlag && word.startsWith(flag + "="))) {
-                return true;
-            }
-            if (shortFlag && !word.startsWith("--") && (word.startsWith(flag) || (word.matches("-[A-Za-z]+") && word.indexOf(flag.charAt(1)) > 0))) {
-                return true;
-            }
-        }
-        return false;
-    }
+    /**
+     * What an interpreter runs of the reference's: its script, the files its flags load, and the directories it finds
+     * modules in (by a flag or its environment).
+     */
+    private record Interpreted(Path script, List<Path> loaded, List<Path> moduleDirectories) {}
 
-    /** The interpreter's script: its first word that is no option, which must name a file, with no code in a flag before it. */
-    private static Path script(Path exe, List<String> reference, Path workingDirectory) {
+    /** The entries of a table whose family pattern matches the program's name or the name of the program it links to. */
+    private static <T> List<T> ofFamily(List<Map.Entry<Pattern, T>> table, Path exe) {
         String name = String.valueOf(exe.getFileName());
         String realName = String.valueOf(real(exe).getFileName());
-        Set<String> codeFlags = CODE_FLAGS.stream()
-                .filter(entry -> entry.getKey().matcher(name).matches() || entry.getKey().matcher(realName).matches())
-                .flatMap(entry -> entry.getValue().stream()).collect(java.util.stream.Collectors.toSet());
+        return table.stream().filter(entry -> entry.getKey().matcher(name).matches() || entry.getKey().matcher(realName).matches())
+                .map(Map.Entry::getValue).toList();
+    }
+
+    /**
+     * What an option word of an interpreter does: {@link #CODE} where it carries code or names a module to run, alone,
+     * attached ({@code -cprint(1)}, {@code --eval=...}) or in a cluster ({@code -euc}); the path or module it loads for a
+     * load flag ({@code -Ilib}, {@code --require=x}, {@code -wMRef}; "" where the value is the next word); null otherwise.
+     * A cluster is read letter by letter up to the first code or load flag, as the interpreters read it.
+     */
+    private static String optionEffect(String word, Set<String> codeFlags, Set<String> loadFlags) {
+        if (word.startsWith("--")) {
+            int equals = word.indexOf('=');
+            String flag = equals < 0 ? word : word.substring(0, equals);
+            if (codeFlags.contains(flag)) {
+                return CODE;
+            }
+            return loadFlags.contains(flag) ? (equals < 0 ? "" : word.substring(equals + 1)) : null;
+        }
+        for (int at = 1; at < word.length() && Character.isLetter(word.charAt(at)); at++) {
+            String flag = "-" + word.charAt(at);
+            if (codeFlags.contains(flag)) {
+                return CODE;
+            }
+            if (loadFlags.contains(flag)) {
+                return word.substring(at + 1);
+            }
+        }
+        return null;
+    }
+
+    /** {@link #optionEffect}'s answer for code in a flag: no path or module is spelled so. */
+    private static final String CODE = "\0code";
+
+    /** The interpreter's script: its first word that is no option, which must name a file, with no code in a flag before it. */
+    private static Interpreted script(Path exe, List<String> reference, Path workingDirectory, Map<String, String> environment) {
+        Set<String> codeFlags = new java.util.HashSet<>();
+        ofFamily(CODE_FLAGS, exe).forEach(codeFlags::addAll);
+        Set<String> loadFlags = new java.util.HashSet<>();
+        ofFamily(LOAD_FLAGS, exe).forEach(loadFlags::addAll);
+        List<Path> loaded = new ArrayList<>();
+        List<Path> moduleDirectories = new ArrayList<>();
+        for (List<String> variables : ofFamily(LOAD_PATHS, exe)) {
+            for (String variable : variables) {
+                for (String entry : environment.getOrDefault(variable, "").split(":")) {
+                    loadedPath(entry, workingDirectory, loaded, moduleDirectories);
+                }
+            }
+        }
         String fix = " Name its script as the first word after the interpreter (e.g. <arg>" + exe + "</arg><arg>frozen/ref.sh</arg>), "
                 + "in a directory of its own";
         for (int i = 1; i < reference.size(); i++) {
@@ -258,9 +332,18 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             if (word == null) {
                 continue;
             }
-            if (codeFlag(word, codeFlags)) {
+            String value = word.startsWith("-") ? optionEffect(word, codeFlags, loadFlags) : null;
+            if (CODE.equals(value)) {
                 throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + ", an interpreter, with its code in " + word
                         + ": code named by no file of its own could neither be frozen nor hidden from the candidate." + fix);
+            }
+            if (value != null) {
+                if (value.isEmpty() && i + 1 < reference.size()) {
+                    value = reference.get(++i);
+                }
+                // A module named by no path (-MRef, -rjson) is found in the module directories, or the system's.
+                loadedPath(value, workingDirectory, loaded, moduleDirectories);
+                continue;
             }
             if (word.startsWith("-") && !word.equals("-")) {
                 continue;
@@ -271,10 +354,28 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
                         + "option, \"" + word + "\", names no file of its own: its code could neither be frozen nor hidden from the candidate."
                         + fix);
             }
-            return file.get(0);
+            return new Interpreted(file.get(0), List.copyOf(loaded), List.copyOf(moduleDirectories));
         }
         throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + ", an interpreter, and names no file of its own: its code "
                 + "could neither be frozen nor hidden from the candidate." + fix);
+    }
+
+    /** Files a load flag or variable names go to {@code loaded}, directories to {@code moduleDirectories}; a bare module name nowhere. */
+    private static void loadedPath(String value, Path workingDirectory, List<Path> loaded, List<Path> moduleDirectories) {
+        if (value == null || value.isBlank() || value.indexOf('\0') >= 0) {
+            return;
+        }
+        Path path;
+        try {
+            path = workingDirectory.resolve(value).toAbsolutePath().normalize();
+        } catch (java.nio.file.InvalidPathException e) {
+            return;
+        }
+        if (Files.isRegularFile(path) && !system(path) && !loaded.contains(path)) {
+            loaded.add(path);
+        } else if (Files.isDirectory(path) && !moduleDirectories.contains(path)) {
+            moduleDirectories.add(path);
+        }
     }
 
     /** Where a path really is, past links; the path itself (absolute) where it is not there. */

@@ -178,4 +178,51 @@ class ReferenceFilesTest {
         Files.createLink(twin, reference);
         assertThat(ReferenceFiles.of(reference, List.of(reference.toString()), project, project).hiddenFromModule()).contains(reference, twin);
     }
+
+    /**
+     * Session 14's open item: flags that load more of an interpreter's code (perl -I and -M, ruby -r, node --require)
+     * and the variables that name its module directories left that code visible beside a hidden script.
+     */
+    @Test
+    void whatAnInterpretersFlagsAndVariablesLoadIsTheReferences() throws Exception {
+        Path script = file(project, "frozen/script/ref.pl");
+        Path module = file(project, "modlib/Ref.pm");
+        Path candidate = file(project, "target/cand");
+        ReferenceFiles perl = ReferenceFiles.of(Path.of("/usr/bin/perl"), List.of("/usr/bin/perl", "-I", "modlib", "-MRef", "-Mstrict",
+                "frozen/script/ref.pl"), project, List.of(candidate), project);
+        assertThat(perl.root()).as("-I's value is no script").isEqualTo(script);
+        assertThat(perl.hidden(List.of(candidate))).contains(script, script.getParent(), module.getParent());
+        ReferenceFiles clustered = ReferenceFiles.of(Path.of("/usr/bin/perl"), List.of("/usr/bin/perl", "-wImodlib", "frozen/script/ref.pl"),
+                project, List.of(candidate), project);
+        assertThat(clustered.hidden(List.of(candidate))).as("-I at the end of a cluster").contains(module.getParent());
+
+        Path hook = file(project, "hooks/register.js");
+        Path js = file(project, "frozen/js/ref.js");
+        ReferenceFiles node = ReferenceFiles.of(Path.of("/usr/bin/node"), List.of("/usr/bin/node", "--require=./hooks/register.js", "--import",
+                "hooks/register.js", "frozen/js/ref.js"), project, List.of(candidate), project);
+        assertThat(node.root()).isEqualTo(js);
+        assertThat(node.frozen()).as("a file a flag loads is frozen with the script").contains(hook, js);
+        assertThat(node.hidden(List.of(candidate))).contains(hook, hook.getParent(), js.getParent());
+
+        Path rubyLib = file(project, "rblib/ref/core.rb");
+        Path rb = file(project, "frozen/rb/ref.rb");
+        ReferenceFiles ruby = ReferenceFiles.of(Path.of("/usr/bin/ruby"), List.of("/usr/bin/ruby", "-r", "json", "-Irblib", rb.toString()),
+                project, List.of(candidate), project);
+        assertThat(ruby.hidden(List.of(candidate))).as("a bare module name hides nothing; -I's directory is hidden")
+                .contains(rubyLib.getParent().getParent(), rb.getParent());
+
+        Path pythonLib = file(elsewhere, "pylib/refcore.py");
+        Path py = file(project, "frozen/py/ref.py");
+        ReferenceFiles python = ReferenceFiles.of(Path.of("/usr/bin/python3"), List.of("/usr/bin/python3", "frozen/py/ref.py"), project,
+                List.of(candidate), project, java.util.Map.of("PYTHONPATH", pythonLib.getParent() + ":" + project + ":/usr/lib/python3/dist-packages"));
+        assertThat(python.hidden(List.of(candidate))).as("PYTHONPATH's own directories; not the project, not the system's")
+                .contains(pythonLib.getParent(), py.getParent()).doesNotContain(project, Path.of("/usr/lib/python3/dist-packages"));
+
+        Path shared = file(project, "shared/util.pm");
+        Path candidateScript = file(project, "shared/cand.pl");
+        ReferenceFiles sharing = ReferenceFiles.of(Path.of("/usr/bin/perl"), List.of("/usr/bin/perl", "-Ishared", "frozen/script/ref.pl"),
+                project, List.of(candidateScript), project);
+        assertThat(sharing.hidden(List.of(candidateScript))).as("a module directory holding what the candidate runs stays visible")
+                .doesNotContain(shared.getParent());
+    }
 }

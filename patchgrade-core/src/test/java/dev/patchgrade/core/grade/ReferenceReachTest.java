@@ -363,4 +363,19 @@ class ReferenceReachTest {
         attack("buildtree", List.of(dir.resolve("refbuild/programs/ref").toString()), List.of(dir.resolve("target/cand").toString()));
     }
 
+    /**
+     * Perl's -I (like node's --require, ruby's -r): the reference's module lies in a directory only a flag names. Its
+     * script's directory was hidden, the module's was not: the candidate loaded the module and called it.
+     */
+    @Test
+    void aCandidateLoadsTheModuleAReferenceFlagNames() throws Exception {
+        Files.createDirectories(dir.resolve("frozen/script"));
+        Files.createDirectories(dir.resolve("modlib"));
+        Files.writeString(dir.resolve("modlib/Ref.pm"), "package Ref;\nsub answer { print \"secret-answer $_[0]\\n\" }\n1;\n");
+        Files.writeString(dir.resolve("frozen/script/ref.pl"), "use Ref; Ref::answer($ARGV[-1]);\n");
+        Files.writeString(dir.resolve("cand.pl"), "use lib 'modlib'; use Ref; Ref::answer($ARGV[-1]);\n");
+        attack("perl-I", List.of("/usr/bin/perl", "-Imodlib", "frozen/script/ref.pl"),
+                List.of("/usr/bin/perl", dir.resolve("cand.pl").toString()));
+    }
+
 }
