@@ -11,6 +11,7 @@ import dev.patchgrade.core.report.ConsoleText;
 import dev.patchgrade.core.report.ReactorSummary;
 import java.io.File;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.maven.execution.MavenSession;
@@ -190,10 +191,29 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             SandboxSettings.createAbsent(ModuleOracles.outputDirectories(project, reactor(), userProperties));
         }
         SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.ofReactor(project, reactor(), userProperties),
-                project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
+                project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths),
+                dev.patchgrade.core.grade.Neighbours.commonAncestor(buildDirectories()));
         return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
                 workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId)
                 .withSuggestions(MavenSuggestions.INSTANCE);
+    }
+
+    /** The base directories of every module of the reactor and of the parents each found on the disk: the build's own. */
+    private List<Path> buildDirectories() {
+        List<Path> directories = new ArrayList<>();
+        List<MavenProject> projects = new ArrayList<>(reactor());
+        if (project != null) {
+            projects.add(project);
+        }
+        for (MavenProject each : projects) {
+            for (MavenProject at = each; at != null && at.getFile() != null && at.getBasedir() != null; at = at.getParent()) {
+                directories.add(at.getBasedir().toPath());
+                if (at.getParentFile() == null) {
+                    break;
+                }
+            }
+        }
+        return directories;
     }
 
     /** Every module of the reactor, those that {@code -pl} leaves out of this build too: their oracles are on the disk all the same. */

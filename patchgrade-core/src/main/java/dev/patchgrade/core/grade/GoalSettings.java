@@ -134,7 +134,36 @@ public record GoalSettings(
         oracles.addAll(repositoryMetadata(sandbox.projectBase()));
         oracles.addAll(repositoryMetadata(workingDirectory));
         oracles.add(NativeHelper.cacheRoot());
+        if (sandbox.mode() != SandboxSpec.Mode.OFF) {
+            oracles.addAll(Neighbours.copiesBeside(oracles));
+            oracles.addAll(Neighbours.checkoutsBeside(sandbox.buildRoot() != null ? sandbox.buildRoot() : projectDirectory(),
+                    neededBeside(shown), broad.get(0)));
+        }
         return new SandboxSpec(sandbox.mode(), broad, shown, oracles, sandbox.readOnlyPaths(), sandbox.writablePaths());
+    }
+
+    /**
+     * What a run needs that may lie beside the build: what it is shown, the directory Maven runs in, the user's
+     * read-only and writable paths and every absolute path its environment names ({@code PATH},
+     * {@code LD_LIBRARY_PATH}...).
+     */
+    private List<Path> neededBeside(List<Path> shown) {
+        List<Path> needed = new ArrayList<>(shown);
+        needed.add(Path.of(System.getProperty("user.dir")));
+        needed.addAll(sandbox.readOnlyPaths());
+        needed.addAll(sandbox.writablePaths());
+        for (String value : ChildEnvironment.pinned(environment).values()) {
+            for (String entry : value.split(":")) {
+                if (entry.startsWith("/")) {
+                    try {
+                        needed.add(Path.of(entry));
+                    } catch (java.nio.file.InvalidPathException e) {
+                        // no path: nothing a run could need there
+                    }
+                }
+            }
+        }
+        return needed;
     }
 
     /** The file a path names, links followed as the sandbox follows them where it exists. */

@@ -16,15 +16,23 @@ import java.util.List;
  * @param hiddenPaths {@code hiddenPaths}
  * @param readOnlyPaths {@code readOnlyPaths}
  * @param writablePaths {@code writablePaths}
+ * @param buildRoot the top of the build (the directory holding every module of the reactor and their parents), beside
+ *     which other checkouts are hidden; the project's base directory where null
  */
 public record SandboxSettings(SandboxSpec.Mode mode, List<Path> moduleOracles, Path projectBase, List<Path> hiddenPaths,
-        List<Path> readOnlyPaths, List<Path> writablePaths) {
+        List<Path> readOnlyPaths, List<Path> writablePaths, Path buildRoot) {
 
     public SandboxSettings {
         moduleOracles = moduleOracles == null ? List.of() : List.copyOf(moduleOracles);
         hiddenPaths = hiddenPaths == null ? List.of() : List.copyOf(hiddenPaths);
         readOnlyPaths = readOnlyPaths == null ? List.of() : List.copyOf(readOnlyPaths);
         writablePaths = writablePaths == null ? List.of() : List.copyOf(writablePaths);
+    }
+
+    /** A build of one project: its base directory is the top of the build. */
+    public SandboxSettings(SandboxSpec.Mode mode, List<Path> moduleOracles, Path projectBase, List<Path> hiddenPaths,
+            List<Path> readOnlyPaths, List<Path> writablePaths) {
+        this(mode, moduleOracles, projectBase, hiddenPaths, readOnlyPaths, writablePaths, null);
     }
 
     /** The default: sandbox where the kernel allows, nothing configured beyond what each goal hides itself. */
@@ -50,6 +58,6 @@ public record SandboxSettings(SandboxSpec.Mode mode, List<Path> moduleOracles, P
     }
 
     public SandboxSettings withMode(SandboxSpec.Mode newMode) {
-        return new SandboxSettings(newMode, moduleOracles, projectBase, hiddenPaths, readOnlyPaths, writablePaths);
+        return new SandboxSettings(newMode, moduleOracles, projectBase, hiddenPaths, readOnlyPaths, writablePaths, buildRoot);
     }
 }

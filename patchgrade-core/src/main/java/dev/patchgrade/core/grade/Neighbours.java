@@ -1,0 +1,135 @@
+package dev.patchgrade.core.grade;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * Copies of the oracles that the build does not name, found beside what it does: other checkouts of the same task
+ * next to the project (a grading farm's {@code gen-1}, {@code gen-2}; red team 16 globbed
+ * {@code ../*}{@code /src/test/patchgrade}), and an editor's or a merge's copies beside an oracle file
+ * ({@code cases.jsonl.orig}, {@code .cases.jsonl.swp}, {@code cases.jsonl~}).
+ */
+public final class Neighbours {
+    /** What makes a directory a checkout or a project: each holds every oracle of its own. */
+    private static final List<String> CHECKOUT_MARKERS = List.of("pom.xml", ".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul",
+            ".fslckout", "_FOSSIL_", "build.gradle", "build.gradle.kts", "src/test/patchgrade");
+    /** Every run gets these anew: nothing beside the project there is visible to a run anyway. */
+    private static final List<Path> FRESH = List.of(Path.of("/tmp"), Path.of("/dev/shm"));
+
+    private Neighbours() {}
+
+    /**
+     * The checkouts beside {@code top} and beside each of its ancestors below the root: directories (or links to
+     * them) holding a POM, a Gradle build, version-control metadata or {@code src/test/patchgrade}, except those
+     * that hold something a run needs ({@code keep}: the project, the working directory, the programs it runs, the
+     * paths the user shows or makes writable, the directories its environment names). Not inside the home
+     * directory (hidden whole already), nor in {@code /tmp} or {@code /dev/shm}.
+     *
+     * @param top the top of the build: the reactor's root directory, holding every module and their parents
+     */
+    public static List<Path> checkoutsBeside(Path top, Collection<Path> keep, Path home) {
+        if (top == null) {
+            return List.of();
+        }
+        List<Path> kept = new ArrayList<>();
+        for (Path path : keep) {
+            if (path != null) {
+                kept.add(real(path));
+                kept.add(path.toAbsolutePath().normalize());
+            }
+        }
+        Path homeDirectory = home == null ? null : real(home);
+        Set<Path> found = new LinkedHashSet<>();
+        Path child = real(top);
+        for (Path parent = child.getParent(); parent != null && parent.getParent() != null; child = parent, parent = parent.getParent()) {
+            if (FRESH.contains(parent) || homeDirectory != null && parent.startsWith(homeDirectory)) {
+                continue;
+            }
+            try (Stream<Path> entries = Files.list(parent)) {
+                for (Path entry : (Iterable<Path>) entries::iterator) {
+                    if (!entry.equals(child) && Files.isDirectory(entry) && checkout(entry) && holdsNone(entry, kept)) {
+                        found.add(entry);
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // an ancestor that cannot be listed shows the run nothing more than it shows Maven
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    /** The deepest directory holding every one of {@code directories} (the top of a reactor); null for none. */
+    public static Path commonAncestor(Collection<Path> directories) {
+        Path common = null;
+        for (Path directory : directories) {
+            if (directory == null) {
+                continue;
+            }
+            Path absolute = directory.toAbsolutePath().normalize();
+            if (common == null) {
+                common = absolute;
+            }
+            while (common != null && !absolute.startsWith(common)) {
+                common = common.getParent();
+            }
+        }
+        return common;
+    }
+
+    /**
+     * The files beside each oracle file whose name is the oracle's with a backup's or an editor's mark: {@code name.*},
+     * {@code name~}, {@code .name.sw?}, {@code #name#}. Directories (a gold directory) are hidden whole already.
+     */
+    public static List<Path> copiesBeside(Collection<Path> oracles) {
+        Set<Path> found = new LinkedHashSet<>();
+        for (Path oracle : oracles) {
+            if (oracle == null || !Files.isRegularFile(oracle, LinkOption.NOFOLLOW_LINKS) || oracle.getParent() == null) {
+                continue;
+            }
+            String name = String.valueOf(oracle.getFileName());
+            try (Stream<Path> entries = Files.list(oracle.getParent())) {
+                for (Path entry : (Iterable<Path>) entries::iterator) {
+                    String other = String.valueOf(entry.getFileName());
+                    if (!other.equals(name) && (other.startsWith(name + ".") || other.equals(name + "~") || other.equals("#" + name + "#")
+                            || other.startsWith("." + name + ".sw"))) {
+                        found.add(entry);
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                // unlistable: the oracle itself is hidden all the same
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    private static boolean checkout(Path directory) {
+        for (String marker : CHECKOUT_MARKERS) {
+            if (Files.exists(directory.resolve(marker), LinkOption.NOFOLLOW_LINKS)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean holdsNone(Path directory, List<Path> kept) {
+        Path real = real(directory);
+        for (Path path : kept) {
+            if (path.startsWith(real) || path.startsWith(directory.toAbsolutePath().normalize())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static Path real(Path path) {
+        return dev.patchgrade.core.classify.ReferenceFiles.real(path);
+    }
+}
