@@ -198,7 +198,10 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
                 .withSuggestions(MavenSuggestions.INSTANCE);
     }
 
-    /** The base directories of every module of the reactor and of the parents each found on the disk: the build's own. */
+    /**
+     * The base directories of every module of the reactor: the build's own. Not a parent POM's beside them (a shared
+     * parent beside every generation of a task would make the whole farm the build's).
+     */
     private List<Path> buildDirectories() {
         List<Path> directories = new ArrayList<>();
         List<MavenProject> projects = new ArrayList<>(reactor());
@@ -206,11 +209,8 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             projects.add(project);
         }
         for (MavenProject each : projects) {
-            for (MavenProject at = each; at != null && at.getFile() != null && at.getBasedir() != null; at = at.getParent()) {
-                directories.add(at.getBasedir().toPath());
-                if (at.getParentFile() == null) {
-                    break;
-                }
+            if (each.getBasedir() != null) {
+                directories.add(each.getBasedir().toPath());
             }
         }
         return directories;

@@ -33,7 +33,7 @@ public final class Neighbours {
      * paths the user shows or makes writable, the directories its environment names). Not inside the home
      * directory (hidden whole already), nor in {@code /tmp} or {@code /dev/shm}.
      *
-     * @param top the top of the build: the reactor's root directory, holding every module and their parents
+     * @param top the top of the build: the reactor's root directory, holding every module
      */
     public static List<Path> checkoutsBeside(Path top, Collection<Path> keep, Path home) {
         if (top == null) {

@@ -16,7 +16,7 @@ import java.util.List;
  * @param hiddenPaths {@code hiddenPaths}
  * @param readOnlyPaths {@code readOnlyPaths}
  * @param writablePaths {@code writablePaths}
- * @param buildRoot the top of the build (the directory holding every module of the reactor and their parents), beside
+ * @param buildRoot the top of the build (the directory holding every module of the reactor), beside
  *     which other checkouts are hidden; the project's base directory where null
  */
 public record SandboxSettings(SandboxSpec.Mode mode, List<Path> moduleOracles, Path projectBase, List<Path> hiddenPaths,
