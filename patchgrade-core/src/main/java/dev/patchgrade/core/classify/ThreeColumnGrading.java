@@ -138,7 +138,11 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         if (sameFile(candidateBinary, referenceBinary)) {
             hiddenFromCandidate.remove(referenceBinary);
         }
-        referenceLauncher = settings.openLauncher(log, oracles, referenceFiles.frozen());
+        // The reference's own directories (its prefix, the modules its interpreter loads) are the module's oracles
+        // for every other launcher: this one runs from them.
+        List<Path> referenceRuns = new ArrayList<>(referenceFiles.frozen());
+        referenceRuns.addAll(referenceFiles.directories());
+        referenceLauncher = settings.openLauncher(log, oracles, referenceRuns);
         try {
             candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, candidateBinary);
         } catch (RuntimeException e) {

@@ -122,10 +122,12 @@ public record GoalSettings(
                 shown.add(executable);
             }
         }
-        // A module's oracles include the frozen reference of its three-column executions: hidden from every
-        // launcher but the one that runs it.
+        // A module's oracles include the frozen reference of its three-column executions, with its directory or
+        // install prefix: hidden from every launcher but the one that runs it. One that holds what this launcher
+        // runs is left to it (hidden, the run could not start: a reference in frozen/bin whose candidate is elsewhere).
         List<Path> run = executables.stream().filter(java.util.Objects::nonNull).map(GoalSettings::sameFile).toList();
-        List<Path> oracles = new ArrayList<>(sandbox.moduleOracles().stream().filter(oracle -> !run.contains(sameFile(oracle))).toList());
+        List<Path> oracles = new ArrayList<>(sandbox.moduleOracles().stream()
+                .filter(oracle -> run.stream().noneMatch(file -> file.startsWith(sameFile(oracle)))).toList());
         oracles.addAll(sandbox.hiddenPaths());
         ownOracles.stream().filter(java.util.Objects::nonNull).forEach(oracles::add);
         oracles.add(reportsDirectory);

@@ -41,8 +41,10 @@ class ReferenceReachTest {
         return settings(goal, execution, mode, List.of());
     }
 
+    private List<Path> moduleOracles = List.of();
+
     private GoalResult threeColumn(String execution, SandboxSpec.Mode mode, List<String> reference, List<String> candidate) throws Exception {
-        GoalSettings settings = settings("three-column", execution, mode);
+        GoalSettings settings = settings("three-column", execution, mode, moduleOracles);
         Path cases = dir.resolve("src/test/patchgrade/cases.jsonl");
         Files.createDirectories(cases.getParent());
         if (!Files.exists(cases)) {
@@ -376,6 +378,25 @@ class ReferenceReachTest {
         Files.writeString(dir.resolve("cand.pl"), "use lib 'modlib'; use Ref; Ref::answer($ARGV[-1]);\n");
         attack("perl-I", List.of("/usr/bin/perl", "-Imodlib", "frozen/script/ref.pl"),
                 List.of("/usr/bin/perl", dir.resolve("cand.pl").toString()));
+    }
+
+    /**
+     * The module's oracles hold the reference's install prefix (frozen/bin/ref loses frozen/), hidden from every
+     * launcher of the module: the reference's own launcher too, so a reference whose candidate lived elsewhere could
+     * not start. The launcher that runs the reference sees its directories; the candidate's still does not.
+     */
+    @Test
+    void theModuleHidesTheReferencesPrefixFromEveryLauncherButTheReferences() throws Exception {
+        build("ref");
+        moduleOracles = List.of(dir.resolve("frozen"));
+        List<String> reference = List.of(dir.resolve("frozen/bin/ref").toString());
+        GoalResult honest = threeColumn("module-prefix", SandboxSpec.Mode.REQUIRED, reference,
+                List.of("/bin/sh", "-c", "echo \"secret-answer $1\"", "sh"));
+        assertThat(honest.error()).as("the reference starts").isNull();
+        assertThat(honest.worst()).isEqualTo("pass_all_agree");
+        GoalResult cheat = threeColumn("module-prefix", SandboxSpec.Mode.REQUIRED, reference, List.of(dir.resolve("target/cand").toString()));
+        assertThat(cheat.error()).isNull();
+        assertThat(cheat.worst()).as("the candidate's launcher still hides the prefix").isNotEqualTo("pass_all_agree");
     }
 
 }
