@@ -32,8 +32,12 @@ import java.util.regex.Pattern;
  */
 public final class ValgrindCounter implements InstructionCounter {
     public static final int SLOWDOWN = 50;
+    /**
+     * No gdbserver: its FIFOs go to the host's /tmp with the sandbox off, and a run killed at its timeout left them
+     * there ({@code vgdb-pipe-*}); no output file of Cachegrind's, the count is read from stderr.
+     */
     static final List<String> OPTIONS = List.of("--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
-            "--cachegrind-out-file=/dev/null");
+            "--cachegrind-out-file=/dev/null", "--vgdb=no");
     private static final Pattern I_REFS = Pattern.compile("^==(\\d+)== I\\s+refs:\\s+([0-9,]+)\\s*$");
     private static final Pattern COMMAND = Pattern.compile("^==(\\d+)== Command: .*$");
     /** What a Valgrind count misses, for the reports ({@code measured.counter_limitation}) and the README. */
