@@ -17,6 +17,7 @@ import java.util.List;
 final class ElfSearchPath {
     private static final int PT_LOAD = 1;
     private static final int PT_DYNAMIC = 2;
+    private static final int PT_INTERP = 3;
     private static final long DT_NULL = 0;
     private static final long DT_STRTAB = 5;
     private static final long DT_RPATH = 15;
@@ -94,6 +95,82 @@ final class ElfSearchPath {
         } catch (IOException | RuntimeException e) {
             return List.of();
         }
+    }
+
+    /** The program interpreter an ELF file names ({@code PT_INTERP}: its dynamic loader), or null. */
+    static String interpreter(Path file) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer header = read(channel, 0, 64);
+            if (header == null || header.getInt(0) != 0x464c457f || header.get(4) != 2 || header.get(5) != 1) {
+                return null;
+            }
+            long programHeaders = header.getLong(32);
+            int entrySize = Short.toUnsignedInt(header.getShort(54));
+            int count = Short.toUnsignedInt(header.getShort(56));
+            for (int i = 0; entrySize >= 56 && i < Math.min(count, MOST_HEADERS); i++) {
+                ByteBuffer ph = read(channel, programHeaders + (long) i * entrySize, 56);
+                if (ph != null && ph.getInt(0) == PT_INTERP) {
+                    String name = string(channel, ph.getLong(8));
+                    return name.startsWith("/") ? name : null;
+                }
+            }
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The libraries the system's dynamic loader maps for an executable, with every dependency's own search path,
+     * libraries named by an absolute path, a relative RUNPATH (from {@code workingDirectory}) and
+     * {@code LD_LIBRARY_PATH}/{@code LD_PRELOAD} of {@code environment} (red team 18: each of these left the
+     * reference's code readable). The loader lists them without running the program ({@code --list}); only a loader
+     * of the system is run, never the one the file names. None for a static or foreign file, or on any failure.
+     */
+    static List<Path> libraries(Path file, Path workingDirectory, java.util.Map<String, String> environment) {
+        String interpreter = interpreter(file);
+        if (interpreter == null || !ReferenceFiles.system(Path.of(interpreter)) || !java.nio.file.Files.isExecutable(Path.of(interpreter))) {
+            return List.of();
+        }
+        ProcessBuilder builder = new ProcessBuilder(interpreter, "--list", file.toString()).redirectErrorStream(true)
+                .directory(workingDirectory == null ? null : workingDirectory.toFile());
+        builder.environment().clear();
+        for (String variable : List.of("LD_LIBRARY_PATH", "LD_PRELOAD")) {
+            if (environment.get(variable) != null) {
+                builder.environment().put(variable, environment.get(variable));
+            }
+        }
+        List<Path> found = new ArrayList<>();
+        try {
+            Process process = builder.start();
+            process.getOutputStream().close();
+            try (java.io.BufferedReader lines = new java.io.BufferedReader(new java.io.InputStreamReader(process.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = lines.readLine()) != null && found.size() < 4096) {
+                    // "\tlibref.so => /abs/libref.so (0x...)" or "\t/abs/libref.so (0x...)"
+                    String text = line.strip();
+                    int arrow = text.indexOf("=> ");
+                    String path = arrow >= 0 ? text.substring(arrow + 3) : text;
+                    int address = path.lastIndexOf(" (0x");
+                    path = address >= 0 ? path.substring(0, address) : path;
+                    if (path.startsWith("/")) {
+                        found.add(Path.of(path));
+                    } else if (arrow >= 0 && path.contains("/") && workingDirectory != null) {
+                        // found through a relative RUNPATH: relative to where the loader ran
+                        found.add(workingDirectory.resolve(path).normalize());
+                    }
+                }
+            }
+            if (!process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        } catch (IOException | RuntimeException e) {
+            return List.copyOf(found);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return List.copyOf(found);
     }
 
     private static long fileOffset(long address, List<long[]> loads) {

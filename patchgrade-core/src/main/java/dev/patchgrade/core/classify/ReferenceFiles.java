@@ -86,13 +86,16 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             // A wrapper of the system (timeout, env, valgrind, the dynamic loader) runs a command of its own: that
             // command is the reference, classified in turn (red team 17: `timeout 10 python3 -m module data.csv`,
             // `valgrind --suppressions=ci/vg.supp frozen/bin/ref` took a data or option file for the reference).
-            int at = wrappedCommand(exe, reference);
+            Wrapped wrapped = wrappedCommand(exe, reference, workingDirectory, environment);
+            int at = wrapped.at();
+            // The program is found as the wrapper finds it: on the PATH env gives it (red team 18: `env PATH=refbuild:...
+            // sort` ran refbuild/sort, classified as /usr/bin/sort), from the directory env -C moves to.
             ExecutableCheck.Resolution program = at < 0 ? null
-                    : ExecutableCheck.resolve(reference.get(at), workingDirectory, environment);
+                    : ExecutableCheck.resolve(reference.get(at), wrapped.workingDirectory(), wrapped.environment());
             // Named but not runnable (not executable yet), or a bare name the PATH lacks that names a file here: still
             // the reference's file, frozen and hidden.
             if (program != null && (program.path() == null || !Files.isRegularFile(program.path()))) {
-                Path here = workingDirectory.resolve(reference.get(at)).toAbsolutePath().normalize();
+                Path here = wrapped.workingDirectory().resolve(reference.get(at)).toAbsolutePath().normalize();
                 program = Files.isRegularFile(here) ? new ExecutableCheck.Resolution(here, null) : program;
             }
             if (program == null || program.path() == null || !Files.isRegularFile(program.path())) {
@@ -100,8 +103,8 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
                         + (at < 0 ? "" : " (\"" + reference.get(at) + "\")") + ": the reference it runs could neither be frozen nor hidden from "
                         + "the candidate. Name the program as a path (e.g. <arg>" + exe + "</arg><arg>frozen/bin/ref</arg>)");
             }
-            ReferenceFiles inner = of(program.path(), reference.subList(at, reference.size()), workingDirectory, keep, projectDirectory,
-                    environment);
+            ReferenceFiles inner = of(program.path(), reference.subList(at, reference.size()), wrapped.workingDirectory(), keep,
+                    projectDirectory, wrapped.environment());
             Set<Path> frozen = new LinkedHashSet<>();
             frozen.add(exe);
             frozen.addAll(inner.frozen());
@@ -131,13 +134,9 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         for (Path modules : interpreted.moduleDirectories()) {
             // A directory of modules (-I, PERL5LIB, PYTHONPATH): the reference's own where it is neither the system's, nor
             // shared, nor holds what the build needs (a candidate that shares it, its project).
-            Path real = real(modules);
             List<Path> held = new ArrayList<>(List.of(projectDirectory, workingDirectory));
             held.addAll(keep);
-            if (real.getParent() != null && !system(real) && !SHARED_PREFIXES.contains(real) && holdsNone(real, held)
-                    && !directories.contains(real)) {
-                directories.add(real);
-            }
+            addOwnTree(directories, modules, held);
         }
         if (root.equals(exe)) {
             // A compiled reference loads its code where its RUNPATH says: a CMake build tree's absolute one to
@@ -155,6 +154,51 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             if (programDirectory != null && !directories.contains(programDirectory)
                     && SHARED_PREFIXES.stream().noneMatch(shared -> shared.equals(programDirectory.getParent()) || shared.equals(programDirectory))) {
                 directories.add(programDirectory);
+            }
+        }
+        List<Path> held = new ArrayList<>(List.of(projectDirectory, workingDirectory));
+        held.addAll(keep);
+        // What else the command runs or names is the reference's too (red team 18): a program a launcher of no known
+        // syntax runs (setpriv, flock, strace), an interpreter's other files (node --env-file x, gawk -f a -f b), with
+        // what lies beside them; a directory it names; a file inside a short option (-Tdata/answers.txt).
+        List<Path> programs = new ArrayList<>();
+        if (root.equals(exe)) {
+            programs.add(exe);
+        }
+        for (Path file : named) {
+            boolean program = Files.isExecutable(file) && !system(real(file));
+            if (program || interpreter(exe)) {
+                addOwn(directories, ownDirectory(file, workingDirectory, keep, projectDirectory));
+            }
+            if (program && !programs.contains(file)) {
+                programs.add(file);
+                searchPathTrees(file, workingDirectory, keep, projectDirectory).forEach(tree -> addOwn(directories, tree));
+            }
+        }
+        for (Path namedDirectory : namedDirectories(reference, workingDirectory)) {
+            addOwnTree(directories, namedDirectory, held);
+        }
+        for (Path attached : attachedFiles(reference, workingDirectory)) {
+            addOwn(directories, attached);
+        }
+        // The libraries the loader maps (a dependency's own RUNPATH, an absolute DT_NEEDED, a relative RUNPATH,
+        // LD_LIBRARY_PATH and LD_PRELOAD), and the directories those variables name.
+        for (Path program : programs) {
+            for (Path library : ElfSearchPath.libraries(program, workingDirectory, environment)) {
+                if (!system(real(library))) {
+                    addOwn(directories, ownDirectory(library, workingDirectory, keep, projectDirectory));
+                }
+            }
+        }
+        for (String entry : environment.getOrDefault("LD_LIBRARY_PATH", "").split(":")) {
+            if (!entry.isBlank()) {
+                addOwnTree(directories, workingDirectory.resolve(entry).normalize(), held);
+            }
+        }
+        for (String entry : environment.getOrDefault("LD_PRELOAD", "").split("[: ]")) {
+            Path preload = entry.isBlank() ? null : workingDirectory.resolve(entry).normalize();
+            if (preload != null && Files.isRegularFile(preload) && !system(preload)) {
+                addOwn(directories, ownDirectory(preload, workingDirectory, keep, projectDirectory));
             }
         }
         Set<Path> frozen = new LinkedHashSet<>();
@@ -211,7 +255,7 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             Map.entry("stdbuf", new WrapperSyntax(Set.of("-i", "-o", "-e"), 0)),
             Map.entry("ionice", new WrapperSyntax(Set.of("-c", "-n", "--class", "--classdata"), 0)),
             Map.entry("taskset", new WrapperSyntax(Set.of(), 1)),
-            Map.entry("setarch", new WrapperSyntax(Set.of(), 1)),
+            Map.entry("setarch", new WrapperSyntax(Set.of(), 0)),
             Map.entry("chrt", new WrapperSyntax(Set.of(), 1)),
             Map.entry("time", new WrapperSyntax(Set.of("-f", "-o", "--format", "--output"), 0)),
             Map.entry("numactl", new WrapperSyntax(Set.of("-C", "-N", "-m", "-p", "-i", "-P"), 0)),
@@ -219,46 +263,111 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
                     "--glibc-hwcaps-prepend", "--glibc-hwcaps-mask"), 0)));
 
     /**
-     * Where the command a wrapper runs starts: past the wrapper's options (and their values), its positional words (a
-     * timeout's duration, a CPU mask) and, for env, its assignments; -1 where it names none. An option's value is never
-     * the reference. {@code env -S} carries a command in one word: an error, as code in a flag is.
+     * The command a wrapper runs: where it starts ({@code at}, -1 where it names none), and the environment and
+     * working directory it runs in (env's assignments, {@code -i}, {@code -u}, {@code -C}; the loader's
+     * {@code --library-path} and {@code --preload}), which decide the program a bare name is and the libraries it loads.
      */
-    private static int wrappedCommand(Path exe, List<String> reference) {
+    private record Wrapped(int at, Map<String, String> environment, Path workingDirectory) {}
+
+    /** Architectures {@code setarch} takes as its optional first word (util-linux 2.33 and later). */
+    private static final Pattern ARCHITECTURE = Pattern.compile("i[3-6]86|athlon|x86_64|linux(32|64)|uname26|aarch64|arm(64|v[0-9]+[a-z]*|h|b)?"
+            + "|ppc(32|64)?(le)?|s390x?|sparc(32|64|32bash)?|mips(32|64)?|ia64|parisc(32|64)?|alpha(ev[0-9]+)?|riscv(32|64)|loongarch(32|64)?|m68k");
+
+    /**
+     * Where the command a wrapper runs starts: past the wrapper's options (and their values), its positional words (a
+     * timeout's duration, a CPU mask, setarch's architecture where one is given) and, for env, its assignments. An
+     * option's value is never the reference. {@code env -S} carries a command in one word: an error, as code in a flag is.
+     */
+    private static Wrapped wrappedCommand(Path exe, List<String> reference, Path workingDirectory, Map<String, String> environment) {
         String key = syntaxKey(String.valueOf(real(exe).getFileName()));
         if (!WRAPPERS.containsKey(key)) {
             key = syntaxKey(String.valueOf(exe.getFileName()));
         }
         WrapperSyntax syntax = WRAPPERS.getOrDefault(key, new WrapperSyntax(Set.of(), 0));
         int positionals = syntax.positionals();
+        // setarch called by an architecture's name (linux64, i386: links to it) takes no architecture word.
+        boolean architectureWord = key.equals("setarch") && String.valueOf(exe.getFileName()).equals("setarch");
+        Map<String, String> variables = new java.util.LinkedHashMap<>(environment);
+        Path directory = workingDirectory;
         for (int i = 1; i < reference.size(); i++) {
             String word = reference.get(i);
             if (word == null) {
                 continue;
             }
-            if (key.equals("env") && (word.equals("-S") || word.startsWith("-S") || word.startsWith("--split-string"))) {
+            if (key.equals("env") && splitString(word)) {
                 throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + " with its command inside " + word
                         + ": a command in one word could neither be frozen nor hidden from the candidate. Give the program and its "
                         + "arguments as words of their own");
             }
             if (word.equals("--")) {
-                return i + 1 < reference.size() ? i + 1 : -1;
+                return new Wrapped(i + 1 < reference.size() ? i + 1 : -1, variables, directory);
             }
             if (word.startsWith("-") && word.length() > 1) {
-                if (syntax.valued().contains(word)) {
-                    i++;
+                String flag = word.contains("=") && word.startsWith("--") ? word.substring(0, word.indexOf('=')) : word;
+                String value = word.contains("=") && word.startsWith("--") ? word.substring(word.indexOf('=') + 1) : null;
+                if (syntax.valued().contains(word) && i + 1 < reference.size()) {
+                    value = reference.get(++i);
+                } else if (value == null && key.equals("env") && word.matches("-[iv0]*[uC].+")) {
+                    // env's -u and -C with their value attached, in a cluster (-iuHOME, -C/dir)
+                    int at = word.indexOf('u') > 0 && (word.indexOf('C') < 0 || word.indexOf('u') < word.indexOf('C')) ? word.indexOf('u')
+                            : word.indexOf('C');
+                    flag = "-" + word.charAt(at);
+                    value = word.substring(at + 1);
+                }
+                if (key.equals("env") && (word.equals("-i") || word.equals("--ignore-environment") || word.matches("-[iv0]*i[iv0]*"))) {
+                    variables.clear();
+                }
+                if (value != null) {
+                    if (key.equals("env") && (flag.equals("-u") || flag.equals("--unset"))) {
+                        variables.remove(value);
+                    } else if (key.equals("env") && (flag.equals("-C") || flag.equals("--chdir"))) {
+                        // The reference would run elsewhere than its candidate: what it names there, and the directory
+                        // it must not take, are another directory's.
+                        throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + " " + word + ": a reference that "
+                                + "changes its own working directory could neither be frozen nor hidden as named. Set the execution's "
+                                + "<workingDirectory> instead");
+                    } else if (key.equals("ld.so") && flag.equals("--library-path")) {
+                        variables.put("LD_LIBRARY_PATH", value);
+                    } else if (key.equals("ld.so") && flag.equals("--preload")) {
+                        variables.put("LD_PRELOAD", value);
+                    }
                 }
                 continue;
             }
-            if (key.equals("env") && word.contains("=")) {
+            if (key.equals("env") && word.indexOf('=') > 0) {
+                variables.put(word.substring(0, word.indexOf('=')), word.substring(word.indexOf('=') + 1));
                 continue;
+            }
+            if (architectureWord) {
+                architectureWord = false;
+                if (ARCHITECTURE.matcher(word).matches()) {
+                    continue;
+                }
             }
             if (positionals > 0) {
                 positionals--;
                 continue;
             }
-            return i;
+            return new Wrapped(i, variables, directory);
         }
-        return -1;
+        return new Wrapped(-1, variables, directory);
+    }
+
+    /** env's -S (--split-string): alone, attached or in a cluster of flags that take no value before it ({@code -iS...}). */
+    private static boolean splitString(String word) {
+        if (word.startsWith("--")) {
+            return word.startsWith("--split-string") || word.startsWith("--sp");
+        }
+        for (int at = 1; word.startsWith("-") && at < word.length(); at++) {
+            char flag = word.charAt(at);
+            if (flag == 'S') {
+                return true;
+            }
+            if (flag == 'u' || flag == 'C' || !Character.isLetterOrDigit(flag)) {
+                return false;
+            }
+        }
+        return false;
     }
 
     /** The dynamic loader goes by many names (ld-linux-x86-64.so.2, ld64.so.1): one syntax. */
@@ -420,6 +529,61 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             }
         }
         return List.copyOf(files);
+    }
+
+    private static void addOwn(List<Path> directories, Path directory) {
+        if (directory != null && !directories.contains(directory)) {
+            directories.add(directory);
+        }
+    }
+
+    /** A directory the command or its environment names: the reference's where it is neither the system's, nor shared, nor holds what the build needs. */
+    private static void addOwnTree(List<Path> directories, Path directory, List<Path> held) {
+        Path real = real(directory);
+        if (Files.isDirectory(real) && real.getParent() != null && !system(real) && !SHARED_PREFIXES.contains(real) && holdsNone(real, held)) {
+            addOwn(directories, real);
+        }
+    }
+
+    /** The words after the first that name an existing directory outside the system's (a data directory the reference reads). */
+    static List<Path> namedDirectories(List<String> command, Path workingDirectory) {
+        Set<Path> found = new LinkedHashSet<>();
+        for (int i = 1; command != null && i < command.size(); i++) {
+            String word = command.get(i);
+            if (word == null || word.isBlank() || word.indexOf('\0') >= 0) {
+                continue;
+            }
+            String spelled = word.startsWith("--") && word.indexOf('=') > 0 ? word.substring(word.indexOf('=') + 1) : word;
+            try {
+                Path directory = workingDirectory.resolve(spelled).toAbsolutePath().normalize();
+                if (Files.isDirectory(directory) && !system(directory)) {
+                    found.add(directory);
+                }
+            } catch (java.nio.file.InvalidPathException e) {
+                // no path
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    /** Files named inside a short option ({@code -Tdata/answers.txt}): hidden like the words, not frozen (an output file may be named so). */
+    static List<Path> attachedFiles(List<String> command, Path workingDirectory) {
+        Set<Path> found = new LinkedHashSet<>();
+        for (int i = 1; command != null && i < command.size(); i++) {
+            String word = command.get(i);
+            if (word == null || !word.startsWith("-") || word.startsWith("--") || word.length() < 3 || word.indexOf('\0') >= 0) {
+                continue;
+            }
+            try {
+                Path file = workingDirectory.resolve(word.substring(2)).toAbsolutePath().normalize();
+                if (Files.isRegularFile(file) && !system(file)) {
+                    found.add(file);
+                }
+            } catch (java.nio.file.InvalidPathException e) {
+                // no path
+            }
+        }
+        return List.copyOf(found);
     }
 
     /** Whether a path lies in a directory of the distribution's own packages. */

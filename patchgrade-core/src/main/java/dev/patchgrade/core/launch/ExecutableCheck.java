@@ -28,7 +28,7 @@ public final class ExecutableCheck {
             Path given = Path.of(name);
             candidate = given.isAbsolute() || workingDirectory == null ? given.toAbsolutePath() : workingDirectory.resolve(given);
         } else {
-            candidate = searchPath(name, environment.getOrDefault("PATH", ""));
+            candidate = searchPath(name, environment.getOrDefault("PATH", ""), workingDirectory);
             if (candidate == null) {
                 return new Resolution(null, new StartFailure(StartFailure.Kind.NOT_FOUND, name,
                         "no such command on the child's PATH"));
@@ -37,12 +37,20 @@ public final class ExecutableCheck {
         return new Resolution(candidate, check(candidate, name));
     }
 
-    private static Path searchPath(String name, String pathVariable) {
-        for (String directory : pathVariable.split(":")) {
-            if (directory.isEmpty()) {
-                continue;
+    /**
+     * The first runnable {@code name} on {@code pathVariable}, found as execvp finds it in the child: an empty entry
+     * is the working directory, a relative one lies under it (a wrapper that runs a bare name finds it so).
+     */
+    private static Path searchPath(String name, String pathVariable, Path workingDirectory) {
+        for (String directory : pathVariable.split(":", -1)) {
+            Path base = Path.of(directory.isEmpty() ? "." : directory);
+            if (!base.isAbsolute()) {
+                if (workingDirectory == null) {
+                    continue;
+                }
+                base = workingDirectory.resolve(base).normalize();
             }
-            Path file = Path.of(directory, name);
+            Path file = base.resolve(name);
             if (Files.isRegularFile(file) && Files.isExecutable(file)) {
                 return file;
             }

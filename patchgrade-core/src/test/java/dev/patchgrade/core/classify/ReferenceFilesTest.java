@@ -37,7 +37,12 @@ class ReferenceFilesTest {
         ReferenceFiles files = ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh", "frozen/ref.sh", "data/dict.txt"), project, project);
         assertThat(files.frozen()).containsExactly(Path.of("/bin/sh"), script, data);
         assertThat(files.hiddenFromModule()).containsExactly(script, data);
-        assertThat(files.hidden(List.of(Path.of("/bin/sh"), data))).containsExactly(script, script.getParent());
+        assertThat(files.hidden(List.of(Path.of("/bin/sh"), data))).as("red team 18: the directory of every file an interpreter is given")
+                .containsExactly(script, script.getParent(), data.getParent());
+        ReferenceFiles sharing = ReferenceFiles.of(Path.of("/bin/sh"), List.of("/bin/sh", "frozen/ref.sh", "data/dict.txt"), project,
+                List.of(Path.of("/bin/sh"), data), project);
+        assertThat(sharing.hidden(List.of(Path.of("/bin/sh"), data))).as("unless the candidate is given a file there too")
+                .containsExactly(script, script.getParent());
     }
 
     /**

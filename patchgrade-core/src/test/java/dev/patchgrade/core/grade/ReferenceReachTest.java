@@ -16,53 +16,9 @@ import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Red teams 16 and 17: candidates that reached the reference's code by routes the sandbox left open; each is stopped now. */
-class ReferenceReachTest {
-    private static final String GOLDEN = "secret-answer question";
-
-    @TempDir
-    Path dir;
-
-    @org.junit.jupiter.api.BeforeEach
-    void needsTheSandbox() {
-        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
-    }
-
-    private Map<String, String> environment = Map.of();
-
-    private GoalSettings settings(String goal, String execution, SandboxSpec.Mode mode, List<Path> moduleOracles) {
-        return new GoalSettings(goal, execution, dir.resolve("target/reports"), dir.resolve("target/patchgrade"), dir, environment)
-                .withSandbox(new SandboxSettings(mode, moduleOracles, dir, List.of(), List.of(), List.of()));
-    }
-
-    private GoalSettings settings(String goal, String execution, SandboxSpec.Mode mode) {
-        return settings(goal, execution, mode, List.of());
-    }
-
-    private List<Path> moduleOracles = List.of();
-
-    private GoalResult threeColumn(String execution, SandboxSpec.Mode mode, List<String> reference, List<String> candidate) throws Exception {
-        GoalSettings settings = settings("three-column", execution, mode, moduleOracles);
-        Path cases = dir.resolve("src/test/patchgrade/cases.jsonl");
-        Files.createDirectories(cases.getParent());
-        if (!Files.exists(cases)) {
-            Files.writeString(cases, "{\"id\":\"q\",\"args\":[\"question\"],\"golden\":\"" + GOLDEN + "\"}\n");
-        }
-        Path sidecar = dir.resolve("src/test/patchgrade/" + execution + ".sha256");
-        if (!Files.exists(sidecar)) {
-            ThreeColumnGoal.freeze(settings, reference, sidecar, false, GradeLog.SILENT);
-        }
-        return ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings).cases(cases).reference(reference).candidate(candidate)
-                .referenceDigest(sidecar).comparison(Comparison.parse("trim")).timeoutSeconds(10).parallel(1).build(), GradeLog.SILENT);
-    }
-
-    private void sh(String script) throws Exception {
-        Process p = new ProcessBuilder("/bin/sh", "-c", script).directory(dir.toFile()).inheritIO().start();
-        assertThat(p.waitFor()).as(script).isZero();
-    }
-
+class ReferenceReachTest extends ReferenceAttack {
     /**
      * A reference installed the usual way: prefix/bin/ref with its code in prefix/lib/libref.so, found through an
      * $ORIGIN/../lib rpath (CMake's install layout). Only prefix/bin is hidden: the candidate dlopens the library.
@@ -243,35 +199,6 @@ class ReferenceReachTest {
         assertThat(twin.worst()).as("its hard links are hidden with it").isNotEqualTo("pass_all_agree");
     }
 
-    /** frozen/bin/<name> (a compiled reference) with its code in frozen/lib/libref.so ($ORIGIN/../lib), and a candidate that dlopens it. */
-    private void build(String name) throws Exception {
-        Files.createDirectories(dir.resolve("frozen/bin"));
-        Files.createDirectories(dir.resolve("frozen/lib"));
-        Files.createDirectories(dir.resolve("target"));
-        Files.createDirectories(dir.resolve("data"));
-        Files.createDirectories(dir.resolve("ci"));
-        Files.writeString(dir.resolve("data/script.lua"), "-- input\n");
-        Files.writeString(dir.resolve("ci/vg.supp"), "{\n   none\n   Memcheck:Leak\n   fun:nothing_at_all\n}\n");
-        Files.writeString(dir.resolve("frozen/lib/libref.c"),
-                "#include <stdio.h>\nint ref_main(int c, char **v) { printf(\"secret-answer %s\\n\", c > 1 ? v[c - 1] : \"\"); return 0; }\n");
-        Files.writeString(dir.resolve("frozen/bin/ref.c"), "int ref_main(int, char **);\nint main(int c, char **v) { return ref_main(c, v); }\n");
-        Files.writeString(dir.resolve("target/cand.c"), "#include <dlfcn.h>\n#include <stdio.h>\n"
-                + "int main(int c, char **v) { void *h = dlopen(\"frozen/lib/libref.so\", RTLD_NOW); if (!h) { puts(dlerror()); return 3; }\n"
-                + "  int (*m)(int, char **) = (int (*)(int, char **)) dlsym(h, \"ref_main\"); return m(c, v); }\n");
-        sh("gcc -shared -fPIC -o frozen/lib/libref.so frozen/lib/libref.c && rm frozen/lib/libref.c"
-                + " && gcc -o frozen/bin/" + name + " frozen/bin/ref.c -Lfrozen/lib -lref -Wl,-rpath,'$ORIGIN/../lib' && rm frozen/bin/ref.c"
-                + " && gcc -o target/cand target/cand.c -ldl");
-    }
-
-
-    /** The cheat passes unsandboxed (so the test shows something) and not sandboxed. */
-    private void attack(String execution, List<String> reference, List<String> candidate) throws Exception {
-        assertThat(threeColumn(execution + "-open", SandboxSpec.Mode.OFF, reference, candidate).worst()).as("the cheat works unsandboxed")
-                .isEqualTo("pass_all_agree");
-        GoalResult boxed = threeColumn(execution, SandboxSpec.Mode.REQUIRED, reference, candidate);
-        assertThat(boxed.error()).isNull();
-        assertThat(boxed.worst()).as("the reference's library is hidden").isNotEqualTo("pass_all_agree");
-    }
 
     /** A compiled reference whose name is an interpreter's (grading a patch to lua, awk, dash...): its "script" is its data file. */
     @Test
