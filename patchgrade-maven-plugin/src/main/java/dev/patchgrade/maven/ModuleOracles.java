@@ -83,7 +83,9 @@ final class ModuleOracles {
             reference.stream().filter(file -> !inputs.contains(file)).forEach(oracles::add);
         }
         for (String name : ORACLE_PARAMETERS) {
-            add(property(name, project, userProperties), base, oracles);
+            for (String value : property(name, project, userProperties)) {
+                add(value, base, oracles);
+            }
         }
         oracles.addAll(copiedAsResources(project, oracles));
         return new ArrayList<>(oracles);
@@ -163,9 +165,19 @@ final class ModuleOracles {
     }
 
     /** A parameter set through its property: {@code -D} first, then the project's {@code <properties>}. */
-    private static String property(String parameter, MavenProject project, Properties userProperties) {
+    /**
+     * Every value the parameter's property has: the user's ({@code -D}), the JVM's ({@code MAVEN_OPTS},
+     * {@code .mvn/jvm.config}: Maven's evaluator reads those too, red team 18) and the project's.
+     */
+    private static List<String> property(String parameter, MavenProject project, Properties userProperties) {
         String name = "patchgrade." + parameter;
-        return userProperties.getProperty(name, project.getProperties().getProperty(name));
+        List<String> values = new ArrayList<>();
+        for (String value : new String[] {userProperties.getProperty(name), System.getProperty(name), project.getProperties().getProperty(name)}) {
+            if (value != null && !values.contains(value)) {
+                values.add(value);
+            }
+        }
+        return values;
     }
 
     private static String value(Xpp3Dom element) {
@@ -178,8 +190,15 @@ final class ModuleOracles {
         if (build != null && build.getPluginManagement() != null) {
             plugins.addAll(build.getPluginManagement().getPlugins());
         }
-        if (project.getModel() != null) {
-            for (Profile profile : project.getModel().getProfiles()) {
+        // The project's profiles and its parents' (a profile a parent declares is not in the child's model: red team 18).
+        List<Profile> profiles = new ArrayList<>();
+        for (MavenProject at = project; at != null; at = at.getParent()) {
+            if (at.getModel() != null) {
+                profiles.addAll(at.getModel().getProfiles());
+            }
+        }
+        {
+            for (Profile profile : profiles) {
                 BuildBase profileBuild = profile.getBuild();
                 if (profileBuild != null) {
                     plugins.addAll(profileBuild.getPlugins());
@@ -276,7 +295,9 @@ final class ModuleOracles {
         Path build = directory == null ? base.resolve("target") : base.resolve(directory);
         directories.add(build.resolve("patchgrade"));
         directories.add(build.resolve("patchgrade-reports"));
-        add(property("reportsDirectory", module, userProperties), base, directories);
+        for (String value : property("reportsDirectory", module, userProperties)) {
+            add(value, base, directories);
+        }
         for (Xpp3Dom configuration : configurations(module)) {
             add(value(configuration.getChild("reportsDirectory")), base, directories);
         }

@@ -272,4 +272,49 @@ class ModuleOraclesTest {
         billing.getModel().addProfile(strict);
         assertThat(ModuleOracles.of(billing)).contains(ROOT.resolve("billing/strict/gold"));
     }
+
+    /**
+     * Red team 18: a reference run through {@code env PATH=refbuild sort} is refbuild/sort, not the system's sort: hidden
+     * from the module's other goals, and /usr/bin/sort is not.
+     */
+    @Test
+    void aReferenceRunThroughEnvsPathIsWhatEnvFinds(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
+        Path sort = java.nio.file.Files.createDirectories(root.resolve("billing/refbuild/src")).resolve("sort");
+        java.nio.file.Files.copy(Path.of("/bin/echo"), sort, java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        Xpp3Dom threeColumn = configuration();
+        threeColumn.addChild(list("reference", "/usr/bin/env", "PATH=" + sort.getParent() + ":/usr/bin:/bin", "sort"));
+        assertThat(ModuleOracles.of(module(root, "billing", threeColumn))).contains(sort).doesNotContain(Path.of("/usr/bin/sort"));
+    }
+
+    /** Red team 18: a parent POM's profile (active or not) configures an oracle for its children: hidden too. */
+    @Test
+    void aParentsProfileNamesOraclesToo() {
+        MavenProject parent = module("parent", configuration());
+        org.apache.maven.model.Profile nightly = new org.apache.maven.model.Profile();
+        nightly.setId("nightly");
+        org.apache.maven.model.BuildBase build = new org.apache.maven.model.BuildBase();
+        Plugin plugin = new Plugin();
+        plugin.setArtifactId(ModuleOracles.PLUGIN_ARTIFACT);
+        PluginExecution execution = new PluginExecution();
+        execution.setId("nightly-digest");
+        execution.setConfiguration(configuration("gold", ROOT.resolve("billing/golden/nightly").toString()));
+        plugin.addExecution(execution);
+        build.addPlugin(plugin);
+        nightly.setBuild(build);
+        parent.getModel().addProfile(nightly);
+        MavenProject child = module("billing", configuration("command", "/bin/true"));
+        child.setParent(parent);
+        assertThat(ModuleOracles.ofReactor(child, List.of(child))).contains(ROOT.resolve("billing/golden/nightly"));
+    }
+
+    /** Red team 18: MAVEN_OPTS=-Dpatchgrade.gold=... names an oracle as much as -D on the command line (Maven reads both). */
+    @Test
+    void aJvmSystemPropertyNamesAnOracleToo() {
+        System.setProperty("patchgrade.gold", ROOT.resolve("billing/jvm-gold").toString());
+        try {
+            assertThat(ModuleOracles.ofReactor(module("billing", configuration()), List.of())).contains(ROOT.resolve("billing/jvm-gold"));
+        } finally {
+            System.clearProperty("patchgrade.gold");
+        }
+    }
 }

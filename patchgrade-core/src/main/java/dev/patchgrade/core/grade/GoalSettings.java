@@ -186,16 +186,20 @@ public record GoalSettings(
     static List<Path> repositoryMetadata(Path directory) {
         List<Path> found = new ArrayList<>();
         for (Path at = directory == null ? null : directory.toAbsolutePath().normalize(); at != null; at = at.getParent()) {
-            for (String name : List.of(".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul", ".fslckout", "_FOSSIL_")) {
+            for (String name : List.of(".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul", ".sl", ".fslckout", "_FOSSIL_")) {
                 Path metadata = at.resolve(name);
                 if (java.nio.file.Files.isDirectory(metadata) || (name.contains("FOSSIL") || name.equals(".fslckout"))
                         && java.nio.file.Files.isRegularFile(metadata)) {
                     found.add(metadata);
+                    if (name.equals(".git")) {
+                        found.addAll(alternates(metadata));
+                    }
                 } else if (name.equals(".git") && java.nio.file.Files.isRegularFile(metadata)) {
                     found.add(metadata);
                     Path gitDir = pointedTo(at, metadata, "gitdir:");
                     if (gitDir != null) {
                         found.add(gitDir);
+                        found.addAll(alternates(gitDir));
                         Path common = pointedTo(gitDir, gitDir.resolve("commondir"), "");
                         if (common != null) {
                             found.add(common);
@@ -205,6 +209,26 @@ public record GoalSettings(
             }
         }
         return found;
+    }
+
+    /** The object stores a git directory borrows from ({@code objects/info/alternates}: a reference clone's): every commit's oracles again (red team 18). */
+    private static List<Path> alternates(Path gitDirectory) {
+        List<Path> stores = new ArrayList<>();
+        Path objects = gitDirectory.resolve("objects");
+        try {
+            for (String line : java.nio.file.Files.readAllLines(objects.resolve("info/alternates"))) {
+                String entry = line.strip();
+                if (!entry.isEmpty() && !entry.startsWith("#")) {
+                    Path store = objects.resolve(entry).normalize();
+                    if (java.nio.file.Files.isDirectory(store)) {
+                        stores.add(store);
+                    }
+                }
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // none
+        }
+        return stores;
     }
 
     private static Path pointedTo(Path base, Path file, String prefix) {

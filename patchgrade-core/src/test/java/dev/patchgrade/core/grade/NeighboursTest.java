@@ -113,4 +113,14 @@ class NeighboursTest {
             }
         }
     }
+
+    /** Red team 18: a clone made with --reference borrows its objects from another store; Sapling keeps .sl. */
+    @Test
+    void aGitDirectorysBorrowedObjectStoreAndSaplingsMetadataAreTheRepositorys() throws Exception {
+        Path project = tmp.resolve("project");
+        Path store = Files.createDirectories(tmp.resolve("mirror.git/objects"));
+        make(project, ".git/objects/info/alternates", "# borrowed\n" + store + "\n");
+        Files.createDirectories(project.resolve(".sl"));
+        assertThat(GoalSettings.repositoryMetadata(project)).contains(project.resolve(".git"), store, project.resolve(".sl"));
+    }
 }
