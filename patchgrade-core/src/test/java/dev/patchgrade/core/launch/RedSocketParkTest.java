@@ -1,0 +1,81 @@
+package dev.patchgrade.core.launch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Red team 18: memory a run keeps where PID 1's socket looks did not reach (connections reset before they were
+ * accepted, IPv6, MPTCP), and memory the kernel freed after the answer, which the next run used unseen.
+ */
+class RedSocketParkTest extends SandboxedRunTest {
+    /** The fixture socket_park.c: each mode keeps memory somewhere and reads it back whole. */
+    static final String BINARY = dev.patchgrade.core.Fixtures.command("socket_park");
+
+    @BeforeEach
+    void needsTheSandbox() {
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+    }
+
+    LaunchResult show(Launcher launcher, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(BINARY);
+        command.addAll(List.of(args));
+        return runLong(launcher, command.toArray(String[]::new));
+    }
+
+    /** Children reset by their clients leave every hash (TCP_CLOSE) but keep their receive queues in the accept queue. */
+    @Test
+    void memoryParkedInResetConnectionsNeverAcceptedCountsInTheTreePeak() {
+        try (Launcher launcher = open()) {
+            Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
+            LaunchResult fin = show(launcher, "fin-park", "200", "300");
+            LaunchResult rst = show(launcher, "rst-park", "200", "300");
+            assertThat(fin.usage().treeRssKb()).as("control (RT17, FIN)").isGreaterThan(180_000L);
+            assertThat(rst.stdout().excerpt()).startsWith("parked 200 MB read 200 MB");
+            assertThat(rst.usage().treeRssKb()).as("RST: " + rst.usage()).isGreaterThan(180_000L);
+        }
+    }
+
+    /** MPTCP (IPPROTO_MPTCP, a SOCK_STREAM of AF_INET): its queues are in no TCP dump, so a run gets TCP alone. */
+    @Test
+    void aRunGetsNoMptcpSocket() {
+        try (Launcher launcher = open()) {
+            LaunchResult mptcp = show(launcher, "mptcp-park", "100", "300");
+            assertThat(mptcp.stderr().excerpt()).contains("Protocol not supported");
+            assertThat(mptcp.stdout().excerpt()).startsWith("parked 0 MB");
+            LaunchResult tcp = show(launcher, "tcp-hold", "20", "100");
+            assertThat(tcp.stdout().excerpt()).as("TCP itself still works").startsWith("held 20 MB read 20 MB");
+        }
+    }
+
+    /** IPv6 (and v4-mapped) TCP sockets are not in sockstat's "TCP: inuse": PID 1 never dumps them. */
+    @Test
+    void memoryParkedInIpv6ConnectionsNeverAcceptedCountsInTheTreePeak() {
+        try (Launcher launcher = open()) {
+            Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
+            LaunchResult v6 = show(launcher, "park6", "200", "300");
+            LaunchResult mapped = show(launcher, "park6m", "200", "300");
+            assertThat(v6.stdout().excerpt()).startsWith("parked6 200 MB read 200 MB");
+            assertThat(v6.usage().treeRssKb()).as("::1: " + v6.usage()).isGreaterThan(180_000L);
+            assertThat(mapped.usage().treeRssKb()).as("v4-mapped: " + mapped.usage()).isGreaterThan(180_000L);
+        }
+    }
+
+    /** A run's unix garbage (memfds in flight in a cycle) is freed by a kworker after PID 1 answered: the next run's credit. */
+    @Test
+    void memoryOfUnixGarbageIsNotCreditedToTheNextRun() {
+        try (Launcher launcher = open()) {
+            Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
+            LaunchResult control = show(launcher, "touch-now", "1000");
+            show(launcher, "gc-park", "2000", "64");
+            LaunchResult after = show(launcher, "touch-now", "1000");
+            assertThat(control.usage().treeRssKb()).isGreaterThan(1_000_000L);
+            assertThat(after.usage().treeRssKb()).as("after the garbage: " + after.usage()).isGreaterThan(1_000_000L);
+        }
+    }
+}
