@@ -58,6 +58,8 @@ final class ModuleOracles {
             for (String command : List.of("command", "candidate")) {
                 List<String> words = words(configuration.getChild(command));
                 inputs.addAll(ReferenceFiles.namedFiles(words, workingDirectory));
+                inputs.addAll(ReferenceFiles.namedDirectories(words, workingDirectory));
+                inputs.addAll(ReferenceFiles.attachedFiles(words, workingDirectory));
                 if (!words.isEmpty() && words.get(0) != null) {
                     ExecutableCheck.Resolution executable = ExecutableCheck.resolve(words.get(0), workingDirectory,
                             ChildEnvironment.pinned(environment(configuration)));
@@ -172,7 +174,17 @@ final class ModuleOracles {
     private static List<String> property(String parameter, MavenProject project, Properties userProperties) {
         String name = "patchgrade." + parameter;
         List<String> values = new ArrayList<>();
-        for (String value : new String[] {userProperties.getProperty(name), System.getProperty(name), project.getProperties().getProperty(name)}) {
+        List<String> candidates = new ArrayList<>(java.util.Arrays.asList(userProperties.getProperty(name), System.getProperty(name),
+                project.getProperties().getProperty(name)));
+        // A profile's properties, active or not, the project's and its parents' (red team 19).
+        for (MavenProject at = project; at != null; at = at.getParent()) {
+            if (at.getModel() != null) {
+                for (Profile profile : at.getModel().getProfiles()) {
+                    candidates.add(profile.getProperties().getProperty(name));
+                }
+            }
+        }
+        for (String value : candidates) {
             if (value != null && !values.contains(value)) {
                 values.add(value);
             }

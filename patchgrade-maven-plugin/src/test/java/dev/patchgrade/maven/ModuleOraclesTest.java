@@ -317,4 +317,15 @@ class ModuleOraclesTest {
             System.clearProperty("patchgrade.gold");
         }
     }
+
+    /** Red team 19: an inactive profile's property names an oracle (-Pnightly would set patchgrade.gold): hidden too. */
+    @Test
+    void anInactiveProfilesPropertyNamesAnOracleToo() {
+        MavenProject billing = module("billing", configuration());
+        org.apache.maven.model.Profile nightly = new org.apache.maven.model.Profile();
+        nightly.setId("nightly");
+        nightly.addProperty("patchgrade.gold", ROOT.resolve("billing/nightly-gold").toString());
+        billing.getModel().addProfile(nightly);
+        assertThat(ModuleOracles.ofReactor(billing, List.of())).contains(ROOT.resolve("billing/nightly-gold"));
+    }
 }

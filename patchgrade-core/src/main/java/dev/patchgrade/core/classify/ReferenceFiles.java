@@ -62,7 +62,15 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             Map.entry(Pattern.compile("python[0-9.]*|pypy[0-9.]*"), List.of("PYTHONPATH")),
             Map.entry(Pattern.compile("perl[0-9.]*"), List.of("PERL5LIB", "PERLLIB")),
             Map.entry(Pattern.compile("ruby[0-9.]*"), List.of("RUBYLIB")),
-            Map.entry(Pattern.compile("node(js)?"), List.of("NODE_PATH")));
+            Map.entry(Pattern.compile("node(js)?"), List.of("NODE_PATH")),
+            Map.entry(Pattern.compile("java"), List.of("CLASSPATH")),
+            Map.entry(Pattern.compile("lua[0-9.]*|luajit"), List.of("LUA_PATH", "LUA_CPATH", "LUA_PATH_5_4", "LUA_CPATH_5_4")));
+    /** Environment variables that carry an interpreter's own options (red team 19: PERL5OPT=-Idir, NODE_OPTIONS=--require x). */
+    private static final List<Map.Entry<Pattern, List<String>>> OPTION_VARIABLES = List.of(
+            Map.entry(Pattern.compile("perl[0-9.]*"), List.of("PERL5OPT")),
+            Map.entry(Pattern.compile("ruby[0-9.]*"), List.of("RUBYOPT")),
+            Map.entry(Pattern.compile("node(js)?"), List.of("NODE_OPTIONS")),
+            Map.entry(Pattern.compile("java"), List.of("JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS")));
     /** Install prefixes a reference's own directory is never widened to: what else lives there is not the reference's. */
     private static final List<Path> SHARED_PREFIXES = Stream.of("/usr", "/usr/local", "/opt").map(Path::of).toList();
 
@@ -165,6 +173,12 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         if (root.equals(exe)) {
             programs.add(exe);
         }
+        // A script's #! interpreter of the build's own (the patched lua under grade: red team 19).
+        Path shebang = shebangInterpreter(root);
+        if (shebang != null && !system(real(shebang))) {
+            addOwn(directories, ownDirectory(shebang, workingDirectory, keep, projectDirectory));
+            programs.add(shebang);
+        }
         for (Path file : named) {
             boolean program = Files.isExecutable(file) && !system(real(file));
             if (program || interpreter(exe)) {
@@ -186,8 +200,13 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         for (Path program : programs) {
             for (Path library : ElfSearchPath.libraries(program, workingDirectory, environment)) {
                 if (!system(real(library))) {
-                    addOwn(directories, ownDirectory(library, workingDirectory, keep, projectDirectory));
+                    addOwn(directories, ownDirectory(searchDirectoryOf(library), workingDirectory, keep, projectDirectory));
                 }
+            }
+            // A loader of the build's own (PT_INTERP outside the system) is the reference's too.
+            String loader = ElfSearchPath.interpreter(program);
+            if (loader != null && !system(real(Path.of(loader)))) {
+                addOwn(directories, ownDirectory(Path.of(loader), workingDirectory, keep, projectDirectory));
             }
         }
         for (String entry : environment.getOrDefault("LD_LIBRARY_PATH", "").split(":")) {
@@ -302,6 +321,18 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             if (word.equals("--")) {
                 return new Wrapped(i + 1 < reference.size() ? i + 1 : -1, variables, directory);
             }
+            if (key.equals("env") && word.startsWith("--") && word.length() > 2) {
+                // getopt_long takes any unique prefix (--ch=dir is --chdir, --s=... --split-string: red team 19)
+                String spelled = word.contains("=") ? word.substring(0, word.indexOf('=')) : word;
+                String full = ENV_LONG_OPTIONS.stream().filter(option -> option.startsWith(spelled)).count() == 1
+                        ? ENV_LONG_OPTIONS.stream().filter(option -> option.startsWith(spelled)).findFirst().orElseThrow() : spelled;
+                word = full + (word.contains("=") ? word.substring(word.indexOf('=')) : "");
+                if (full.equals("--split-string")) {
+                    throw PatchgradeException.badParameter(Setting.REFERENCE, "runs " + exe + " with its command inside " + reference.get(i)
+                            + ": a command in one word could neither be frozen nor hidden from the candidate. Give the program and its "
+                            + "arguments as words of their own");
+                }
+            }
             if (word.startsWith("-") && word.length() > 1) {
                 String flag = word.contains("=") && word.startsWith("--") ? word.substring(0, word.indexOf('=')) : word;
                 String value = word.contains("=") && word.startsWith("--") ? word.substring(word.indexOf('=') + 1) : null;
@@ -352,6 +383,10 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         }
         return new Wrapped(-1, variables, directory);
     }
+
+    /** GNU env's long options, which it takes by any unique prefix. */
+    private static final List<String> ENV_LONG_OPTIONS = List.of("--ignore-environment", "--null", "--unset", "--chdir", "--split-string",
+            "--block-signal", "--default-signal", "--ignore-signal", "--list-signal-handling", "--debug", "--help", "--version");
 
     /** env's -S (--split-string): alone, attached or in a cluster of flags that take no value before it ({@code -iS...}). */
     private static boolean splitString(String word) {
@@ -429,11 +464,23 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         List<Path> moduleDirectories = new ArrayList<>();
         for (List<String> variables : ofFamily(LOAD_PATHS, exe)) {
             for (String variable : variables) {
-                for (String entry : environment.getOrDefault(variable, "").split(":")) {
-                    loadedPath(entry, workingDirectory, loaded, moduleDirectories);
+                for (String entry : environment.getOrDefault(variable, "").split("[:;]")) {
+                    // lua's templates (dir/?.lua) name the directory before the first '?'
+                    String path = entry.contains("?") ? entry.substring(0, entry.indexOf('?')) : entry;
+                    loadedPath(path, workingDirectory, loaded, moduleDirectories);
                 }
             }
         }
+        List<String> words = new ArrayList<>(reference.subList(0, Math.min(1, reference.size())));
+        for (List<String> variables : ofFamily(OPTION_VARIABLES, exe)) {
+            for (String variable : variables) {
+                // The options a variable carries come before the command's own.
+                words.addAll(List.of(environment.getOrDefault(variable, "").strip().split("\\s+")).stream().filter(w -> !w.isEmpty()).toList());
+            }
+        }
+        int fromVariables = words.size() - 1;
+        words.addAll(reference.subList(Math.min(1, reference.size()), reference.size()));
+        reference = words;
         String fix = " Name its script as the first word after the interpreter (e.g. <arg>" + exe + "</arg><arg>frozen/ref.sh</arg>), "
                 + "in a directory of its own";
         for (int i = 1; i < reference.size(); i++) {
@@ -450,11 +497,17 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
                 if (value.isEmpty() && i + 1 < reference.size()) {
                     value = reference.get(++i);
                 }
-                // A module named by no path (-MRef, -rjson) is found in the module directories, or the system's.
+                // A module named by no path (-MRef, -rjson) is found in the module directories, or the system's;
+                // perl's -Mlib=a,b names directories (red team 19).
+                if (value.startsWith("lib=")) {
+                    for (String directory : value.substring(4).split(",")) {
+                        loadedPath(directory, workingDirectory, loaded, moduleDirectories);
+                    }
+                }
                 loadedPath(value, workingDirectory, loaded, moduleDirectories);
                 continue;
             }
-            if (word.startsWith("-") && !word.equals("-")) {
+            if (word.startsWith("-") && !word.equals("-") || i <= fromVariables) {
                 continue;
             }
             List<Path> file = namedFiles(List.of("", word), workingDirectory);
@@ -531,6 +584,37 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
         return List.copyOf(files);
     }
 
+    /** The absolute program a script's {@code #!} line names, or null. */
+    private static Path shebangInterpreter(Path script) {
+        try (java.io.InputStream in = Files.newInputStream(script)) {
+            byte[] head = in.readNBytes(256);
+            if (head.length < 3 || head[0] != '#' || head[1] != '!') {
+                return null;
+            }
+            String line = new String(head, 2, head.length - 2, java.nio.charset.StandardCharsets.ISO_8859_1).split("\n", 2)[0].strip();
+            String program = line.split("\\s+", 2)[0];
+            return program.startsWith("/") && Files.isRegularFile(Path.of(program)) ? Path.of(program) : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /**
+     * The library as its search directory holds it: the loader maps the copy of a glibc-hwcaps or platform
+     * subdirectory ({@code lib/glibc-hwcaps/x86-64-v2/libref.so}) where the directory it searched holds the plain one
+     * too (red team 19): that directory's file stands for it, so its directory is hidden.
+     */
+    private static Path searchDirectoryOf(Path library) {
+        Path at = library.getParent();
+        for (int up = 0; at != null && at.getParent() != null && up < 2; up++) {
+            at = at.getParent();
+            if (Files.exists(at.resolve(library.getFileName()))) {
+                return at.resolve(library.getFileName());
+            }
+        }
+        return library;
+    }
+
     private static void addOwn(List<Path> directories, Path directory) {
         if (directory != null && !directories.contains(directory)) {
             directories.add(directory);
@@ -546,28 +630,37 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
     }
 
     /** The words after the first that name an existing directory outside the system's (a data directory the reference reads). */
-    static List<Path> namedDirectories(List<String> command, Path workingDirectory) {
+    public static List<Path> namedDirectories(List<String> command, Path workingDirectory) {
         Set<Path> found = new LinkedHashSet<>();
         for (int i = 1; command != null && i < command.size(); i++) {
             String word = command.get(i);
             if (word == null || word.isBlank() || word.indexOf('\0') >= 0) {
                 continue;
             }
-            String spelled = word.startsWith("--") && word.indexOf('=') > 0 ? word.substring(word.indexOf('=') + 1) : word;
-            try {
-                Path directory = workingDirectory.resolve(spelled).toAbsolutePath().normalize();
-                if (Files.isDirectory(directory) && !system(directory)) {
-                    found.add(directory);
+            // the word, an option's or a key's value (--dir=x, data=x), a short option's attached value (-Dx)
+            List<String> spellings = new ArrayList<>(List.of(word));
+            if (word.indexOf('=') > 0) {
+                spellings.add(word.substring(word.indexOf('=') + 1));
+            }
+            if (word.startsWith("-") && !word.startsWith("--") && word.length() > 2) {
+                spellings.add(word.substring(2));
+            }
+            for (String spelled : spellings) {
+                try {
+                    Path directory = workingDirectory.resolve(spelled).toAbsolutePath().normalize();
+                    if (!spelled.isEmpty() && Files.isDirectory(directory) && !system(directory)) {
+                        found.add(directory);
+                    }
+                } catch (java.nio.file.InvalidPathException e) {
+                    // no path
                 }
-            } catch (java.nio.file.InvalidPathException e) {
-                // no path
             }
         }
         return List.copyOf(found);
     }
 
     /** Files named inside a short option ({@code -Tdata/answers.txt}): hidden like the words, not frozen (an output file may be named so). */
-    static List<Path> attachedFiles(List<String> command, Path workingDirectory) {
+    public static List<Path> attachedFiles(List<String> command, Path workingDirectory) {
         Set<Path> found = new LinkedHashSet<>();
         for (int i = 1; command != null && i < command.size(); i++) {
             String word = command.get(i);

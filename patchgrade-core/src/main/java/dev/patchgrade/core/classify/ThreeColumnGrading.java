@@ -129,12 +129,16 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         List<Path> candidateBinary = settings.executablesOf(options.candidate());
         List<Path> candidateFiles = new ArrayList<>(candidateBinary);
         candidateFiles.addAll(ReferenceFiles.namedFiles(options.candidate(), settings.workingDirectory()));
+        // A directory the candidate is given too (an input directory both read) stays visible to it.
+        candidateFiles.addAll(ReferenceFiles.namedDirectories(options.candidate(), settings.workingDirectory()));
+        candidateFiles.addAll(ReferenceFiles.attachedFiles(options.candidate(), settings.workingDirectory()));
         // The candidate must not run the reference and print its answers: its files (and the directory of its
         // executable, with the libraries beside it) hidden while a candidate runs, unless the candidate is the
         // reference binary itself (run with other arguments).
         List<Path> hiddenFromCandidate = new ArrayList<>(oracles);
         hiddenFromCandidate.addAll(ReferenceFiles.of(referenceBinary, options.reference(), settings.workingDirectory(), candidateFiles,
                 settings.projectDirectory(), dev.patchgrade.core.launch.ChildEnvironment.pinned(settings.environment())).hidden(candidateFiles));
+        hiddenFromCandidate.addAll(hiddenForCasesOwnSettings(candidateFiles));
         if (sameFile(candidateBinary, referenceBinary)) {
             hiddenFromCandidate.remove(referenceBinary);
         }
@@ -154,6 +158,32 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
                 // both closed, the candidate's first
             }
         };
+    }
+
+    /**
+     * What the reference is where a case gives it a directory or variables of its own ({@code cwd}, {@code env}):
+     * there {@code env PATH=...} finds another program, {@code LD_LIBRARY_PATH} loads other libraries, a relative
+     * RUNPATH is another directory (red team 19). Each distinct setting of the file is classified once.
+     */
+    private List<Path> hiddenForCasesOwnSettings(List<Path> candidateFiles) {
+        java.util.Set<Path> hidden = new java.util.LinkedHashSet<>();
+        java.util.Set<List<Object>> seen = new java.util.HashSet<>();
+        Map<String, String> base = dev.patchgrade.core.launch.ChildEnvironment.pinned(settings.environment());
+        for (Case c : CasesFile.open(options.run().cases(), true, dev.patchgrade.core.cases.Shard.ALL)) {
+            if ((c.cwd() == null && c.env().isEmpty()) || !seen.add(List.of(String.valueOf(c.cwd()), c.env()))) {
+                continue;
+            }
+            Path directory = c.cwd() == null ? settings.workingDirectory() : settings.workingDirectory().resolve(c.cwd()).normalize();
+            Map<String, String> environment = new java.util.LinkedHashMap<>(base);
+            environment.putAll(c.env());
+            dev.patchgrade.core.launch.ExecutableCheck.Resolution program = dev.patchgrade.core.launch.ExecutableCheck.resolve(
+                    options.reference().get(0), directory, environment);
+            if (program.path() != null && Files.isRegularFile(program.path())) {
+                hidden.addAll(ReferenceFiles.of(program.path(), options.reference(), directory, candidateFiles, settings.projectDirectory(),
+                        environment).hidden(candidateFiles));
+            }
+        }
+        return List.copyOf(hidden);
     }
 
     private static boolean sameFile(List<Path> candidate, Path reference) {

@@ -137,7 +137,9 @@ public record GoalSettings(
         oracles.addAll(repositoryMetadata(workingDirectory));
         oracles.add(NativeHelper.cacheRoot());
         if (sandbox.mode() != SandboxSpec.Mode.OFF) {
-            oracles.addAll(Neighbours.copiesBeside(oracles));
+            // Never what this launcher runs (a candidate named like the reference it patches).
+            Neighbours.copiesBeside(oracles).stream().filter(copy -> run.stream().noneMatch(file -> file.startsWith(sameFile(copy))))
+                    .forEach(oracles::add);
             oracles.addAll(Neighbours.checkoutsBeside(sandbox.buildRoot() != null ? sandbox.buildRoot() : projectDirectory(),
                     neededBeside(shown), broad.get(0)));
         }
@@ -203,6 +205,7 @@ public record GoalSettings(
                         Path common = pointedTo(gitDir, gitDir.resolve("commondir"), "");
                         if (common != null) {
                             found.add(common);
+                            found.addAll(alternates(common));
                         }
                     }
                 }

@@ -19,8 +19,9 @@ import java.util.stream.Stream;
  */
 public final class Neighbours {
     /** What makes a directory a checkout or a project: each holds every oracle of its own. */
-    private static final List<String> CHECKOUT_MARKERS = List.of("pom.xml", ".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul",
-            ".fslckout", "_FOSSIL_", "build.gradle", "build.gradle.kts", "src/test/patchgrade");
+    private static final List<String> CHECKOUT_MARKERS = List.of("pom.xml", ".git", ".hg", ".svn", ".jj", ".bzr", "_darcs", ".pijul", ".sl",
+            ".fslckout", "_FOSSIL_", "build.gradle", "build.gradle.kts", "src/test/patchgrade", "CMakeLists.txt", "Makefile", "GNUmakefile",
+            "meson.build", "configure.ac", "Cargo.toml", "package.json", "pyproject.toml", "setup.py", "go.mod", "WORKSPACE", "MODULE.bazel");
     /** Every run gets these anew: nothing beside the project there is visible to a run anyway. */
     private static final List<Path> FRESH = List.of(Path.of("/tmp"), Path.of("/dev/shm"));
 
@@ -95,11 +96,18 @@ public final class Neighbours {
                 continue;
             }
             String name = String.valueOf(oracle.getFileName());
+            int dot = name.lastIndexOf('.');
+            String stem = dot > 0 ? name.substring(0, dot) : name;
+            String extension = dot > 0 ? name.substring(dot) : "";
             try (Stream<Path> entries = Files.list(oracle.getParent())) {
                 for (Path entry : (Iterable<Path>) entries::iterator) {
                     String other = String.valueOf(entry.getFileName());
-                    if (!other.equals(name) && (other.startsWith(name + ".") || other.equals(name + "~") || other.equals("#" + name + "#")
-                            || other.startsWith("." + name + ".sw"))) {
+                    // name.orig, name~, .name.swp, #name#, and copies that keep the name's stem and extension
+                    // (cases (1).jsonl, cases-old.jsonl, Copy of cases.jsonl: red team 19)
+                    boolean copy = other.startsWith(name + ".") || other.equals(name + "~") || other.equals("#" + name + "#")
+                            || other.startsWith("." + name + ".sw") || !extension.isEmpty() && stem.length() >= 3 && other.contains(stem)
+                            && other.endsWith(extension);
+                    if (!other.equals(name) && copy) {
                         found.add(entry);
                     }
                 }
@@ -110,7 +118,19 @@ public final class Neighbours {
         return List.copyOf(found);
     }
 
+    /** A checkout, or a directory holding one (a farm's gen-1/checkout: red team 19). */
     private static boolean checkout(Path directory) {
+        if (marked(directory)) {
+            return true;
+        }
+        try (Stream<Path> entries = Files.list(directory)) {
+            return entries.limit(256).anyMatch(entry -> Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) && marked(entry));
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    private static boolean marked(Path directory) {
         for (String marker : CHECKOUT_MARKERS) {
             if (Files.exists(directory.resolve(marker), LinkOption.NOFOLLOW_LINKS)) {
                 return true;

@@ -638,8 +638,8 @@ static int confine_syscalls(void) {
     /* Every instruction sits at the index it is written with and every jump names its target, so
      * no offset is counted by hand: a wrong one would silently allow everything. Each index must be
      * written once: one left out is a zero instruction (A = 0), one twice is a -Woverride-init warning. */
-    enum { COMPAT = 34, SOCKET = 69, INET = 73, PAIR = 79, FADV = 85, MADV = 87, RWF = 90, PID1 = 93, PRIO = 95, IOPRIO = 100,
-        FCNTL = 105, CLONE = 107, PRCTL = 110, PTRACE = 112, ALLOW = 115, NOSYS = 116, ACCES = 117, NOAF = 118, KILL = 119, NOOP = 120, NOTSUP = 121, PERM = 122, NOPROTO = 123, LENGTH = 124 };
+    enum { COMPAT = 35, SOCKET = 71, INET = 75, PAIR = 81, FADV = 91, MADV = 93, RWF = 96, PID1 = 99, PRIO = 101, IOPRIO = 106,
+        FCNTL = 111, CLONE = 113, PRCTL = 116, PTRACE = 118, ALLOW = 121, NOSYS = 122, ACCES = 123, NOAF = 124, KILL = 125, NOOP = 126, NOTSUP = 127, PERM = 128, NOPROTO = 129, SOCKOPT = 87, LENGTH = 130 };
 #define PG_TO(at, label) ((label) - (at) - 1)
 #define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
 #define PG_JEQ(at, value, then, otherwise) [at] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), PG_TO(at, then), PG_TO(at, otherwise))
@@ -660,159 +660,169 @@ static int confine_syscalls(void) {
         PG_IF(9, __NR_io_uring_register, NOSYS),
         PG_IF(10, __NR_socket, SOCKET),
         PG_IF(11, __NR_socketpair, PAIR),
+        PG_IF(12, __NR_setsockopt, SOCKOPT),
         /* The page cache is the host's: see PAGE CACHE above. */
-        PG_IF(12, __NR_mincore, NOSYS),
-        PG_IF(13, PG_NR_CACHESTAT, NOSYS),
-        PG_IF(14, PG_NR_PROCESS_MADVISE, NOSYS),
-        PG_IF(15, __NR_fadvise64, FADV),
-        PG_IF(16, __NR_madvise, MADV),
-        PG_IF(17, __NR_preadv2, RWF),
-        PG_IF(18, __NR_pwritev2, RWF),
+        PG_IF(13, __NR_mincore, NOSYS),
+        PG_IF(14, PG_NR_CACHESTAT, NOSYS),
+        PG_IF(15, PG_NR_PROCESS_MADVISE, NOSYS),
+        PG_IF(16, __NR_fadvise64, FADV),
+        PG_IF(17, __NR_madvise, MADV),
+        PG_IF(18, __NR_preadv2, RWF),
+        PG_IF(19, __NR_pwritev2, RWF),
         /* PID 1 is the one process of the namespace that is not the run's, and it has the target's uid:
          * its limits, priority, CPUs and scheduling policy (inherited by every later target) would take a
          * run's writes for the next run to read. See PID 1 above. */
-        PG_IF(19, __NR_prlimit64, PID1),
-        PG_IF(20, __NR_sched_setaffinity, PID1),
-        PG_IF(21, __NR_sched_setscheduler, PID1),
-        PG_IF(22, __NR_sched_setparam, PID1),
-        PG_IF(23, __NR_sched_setattr, PID1),
-        PG_IF(24, __NR_setpriority, PRIO),
-        PG_IF(25, __NR_ioprio_set, IOPRIO),
+        PG_IF(20, __NR_prlimit64, PID1),
+        PG_IF(21, __NR_sched_setaffinity, PID1),
+        PG_IF(22, __NR_sched_setscheduler, PID1),
+        PG_IF(23, __NR_sched_setparam, PID1),
+        PG_IF(24, __NR_sched_setattr, PID1),
+        PG_IF(25, __NR_setpriority, PRIO),
+        PG_IF(26, __NR_ioprio_set, IOPRIO),
         /* Leases on host files (the target owns them when Maven is root): a write lease on /etc/ld.so.cache
          * held for a run stalled every exec on the host. */
-        PG_IF(26, __NR_fcntl, FCNTL),
+        PG_IF(27, __NR_fcntl, FCNTL),
         /* A clone that fails after its pid was taken moves the pid counter without making a task; a run
          * that burnt 120,000 pids this way (CLONE_PIDFD with no descriptor free) bought itself the escape
          * allowance of as many tasks. clone3 is refused as Docker refuses it (glibc falls back to clone). */
-        PG_IF(27, PG_NR_CLONE3, NOSYS),
-        PG_IF(28, __NR_clone, CLONE),
-        PG_IF(29, __NR_prctl, PRCTL),
+        PG_IF(28, PG_NR_CLONE3, NOSYS),
+        PG_IF(29, __NR_clone, CLONE),
+        PG_IF(30, __NR_prctl, PRCTL),
         /* Memory no fault count sees (see memcg_faults): page tables filled without a fault (a userfaultfd's
          * UFFDIO_COPY and UFFDIO_CONTINUE: red team 11 hid 50 MB in a child the kernel reaped) or by another
          * process, whose rusage then explains the faults (process_vm_writev, PTRACE_POKEDATA: 200 MB). */
-        PG_IF(30, __NR_userfaultfd, NOSYS),
-        PG_IF(31, __NR_process_vm_writev, NOSYS),
-        PG_IF(32, __NR_ptrace, PTRACE),
-        PG_GOTO(33, ALLOW),
+        PG_IF(31, __NR_userfaultfd, NOSYS),
+        PG_IF(32, __NR_process_vm_writev, NOSYS),
+        PG_IF(33, __NR_ptrace, PTRACE),
+        PG_GOTO(34, ALLOW),
         /* COMPAT: 32-bit calls (int 0x80 works from any x86_64 program too), by i386's numbers. A
          * still holds the arch; aarch64 has no compat arch of ours (0 never matches): an arch not
          * checked here (32-bit ARM under aarch64) ends the process. */
-        PG_JEQ(34, PG_COMPAT_ARCH, 35, KILL),
-        PG_LOAD(35, nr),
-        PG_IF(36, 286 /* add_key */, NOSYS),
-        PG_IF(37, 287 /* request_key */, NOSYS),
-        PG_IF(38, 288 /* keyctl */, NOSYS),
-        PG_IF(39, 425 /* io_uring_setup */, NOSYS),
-        PG_IF(40, 426 /* io_uring_enter */, NOSYS),
-        PG_IF(41, 427 /* io_uring_register */, NOSYS),
-        PG_IF(42, 102 /* socketcall */, NOSYS),
-        PG_IF(43, 359 /* socket */, SOCKET),
-        PG_IF(44, 360 /* socketpair */, PAIR),
-        PG_IF(45, 218 /* mincore */, NOSYS),
-        PG_IF(46, PG_NR_CACHESTAT, NOSYS),
-        PG_IF(47, PG_NR_PROCESS_MADVISE, NOSYS),
+        PG_JEQ(35, PG_COMPAT_ARCH, 36, KILL),
+        PG_LOAD(36, nr),
+        PG_IF(37, 286 /* add_key */, NOSYS),
+        PG_IF(38, 287 /* request_key */, NOSYS),
+        PG_IF(39, 288 /* keyctl */, NOSYS),
+        PG_IF(40, 425 /* io_uring_setup */, NOSYS),
+        PG_IF(41, 426 /* io_uring_enter */, NOSYS),
+        PG_IF(42, 427 /* io_uring_register */, NOSYS),
+        PG_IF(43, 102 /* socketcall */, NOSYS),
+        PG_IF(44, 359 /* socket */, SOCKET),
+        PG_IF(45, 360 /* socketpair */, PAIR),
+        PG_IF(46, 366 /* setsockopt */, SOCKOPT),
+        PG_IF(47, 218 /* mincore */, NOSYS),
+        PG_IF(48, PG_NR_CACHESTAT, NOSYS),
+        PG_IF(49, PG_NR_PROCESS_MADVISE, NOSYS),
         /* i386 splits the 64-bit offsets over two arguments, so the advice moves: none is done. */
-        PG_IF(48, 250 /* fadvise64 */, NOOP),
-        PG_IF(49, 272 /* fadvise64_64 */, NOOP),
-        PG_IF(50, 219 /* madvise */, MADV),
-        PG_IF(51, 378 /* preadv2 */, RWF),
-        PG_IF(52, 379 /* pwritev2 */, RWF),
-        PG_IF(53, 340 /* prlimit64 */, PID1),
-        PG_IF(54, 241 /* sched_setaffinity */, PID1),
-        PG_IF(55, 156 /* sched_setscheduler */, PID1),
-        PG_IF(56, 154 /* sched_setparam */, PID1),
-        PG_IF(57, 351 /* sched_setattr */, PID1),
-        PG_IF(58, 97 /* setpriority */, PRIO),
-        PG_IF(59, 289 /* ioprio_set */, IOPRIO),
-        PG_IF(60, 55 /* fcntl */, FCNTL),
-        PG_IF(61, 221 /* fcntl64 */, FCNTL),
-        PG_IF(62, PG_NR_CLONE3, NOSYS),
-        PG_IF(63, 120 /* clone */, CLONE),
-        PG_IF(64, 172 /* prctl */, PRCTL),
-        PG_IF(65, 374 /* userfaultfd */, NOSYS),
-        PG_IF(66, 348 /* process_vm_writev */, NOSYS),
-        PG_IF(67, 26 /* ptrace */, PTRACE),
-        PG_GOTO(68, ALLOW),
+        PG_IF(50, 250 /* fadvise64 */, NOOP),
+        PG_IF(51, 272 /* fadvise64_64 */, NOOP),
+        PG_IF(52, 219 /* madvise */, MADV),
+        PG_IF(53, 378 /* preadv2 */, RWF),
+        PG_IF(54, 379 /* pwritev2 */, RWF),
+        PG_IF(55, 340 /* prlimit64 */, PID1),
+        PG_IF(56, 241 /* sched_setaffinity */, PID1),
+        PG_IF(57, 156 /* sched_setscheduler */, PID1),
+        PG_IF(58, 154 /* sched_setparam */, PID1),
+        PG_IF(59, 351 /* sched_setattr */, PID1),
+        PG_IF(60, 97 /* setpriority */, PRIO),
+        PG_IF(61, 289 /* ioprio_set */, IOPRIO),
+        PG_IF(62, 55 /* fcntl */, FCNTL),
+        PG_IF(63, 221 /* fcntl64 */, FCNTL),
+        PG_IF(64, PG_NR_CLONE3, NOSYS),
+        PG_IF(65, 120 /* clone */, CLONE),
+        PG_IF(66, 172 /* prctl */, PRCTL),
+        PG_IF(67, 374 /* userfaultfd */, NOSYS),
+        PG_IF(68, 348 /* process_vm_writev */, NOSYS),
+        PG_IF(69, 26 /* ptrace */, PTRACE),
+        PG_GOTO(70, ALLOW),
         /* SOCKET: socket(family, type, protocol). An argument's low 32 bits (little-endian): the int
          * the kernel reads, whatever the high bits hold. The run's network is its own loopback: a TCP stream
          * there is all it gets. Datagram and netlink queues hold memory that no resident set and no v1 memory
          * cgroup counts (red team 16 held 1,000 MB in UDP or netlink queues, read back whole, with a tree
          * peak of 2 MB); TCP buffers are charged to the worker's cgroup (see setup_cgroup). Any other family
          * (vsock, packet, the ones a module would be loaded for) is refused. */
-        PG_LOAD(69, args[0]),
-        PG_IF(70, AF_UNIX, ACCES),
-        PG_IF(71, AF_INET, INET),
-        PG_JEQ(72, AF_INET6, INET, NOAF),
-        PG_LOAD(73, args[1]),
-        [74] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-        PG_JEQ(75, SOCK_STREAM, 76, ACCES),
+        PG_LOAD(71, args[0]),
+        PG_IF(72, AF_UNIX, ACCES),
+        PG_IF(73, AF_INET, INET),
+        PG_JEQ(74, AF_INET6, INET, NOAF),
+        PG_LOAD(75, args[1]),
+        [76] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+        PG_JEQ(77, SOCK_STREAM, 78, ACCES),
         /* A stream of TCP only: MPTCP (IPPROTO_MPTCP, a stream too) keeps what it receives in a socket of its
          * own that no TCP dump lists (red team 18 parked 300 MB there with a tree peak of 82 MB). */
-        PG_LOAD(76, args[2]),
-        PG_IF(77, 0, ALLOW),
-        PG_JEQ(78, IPPROTO_TCP, ALLOW, NOPROTO),
+        PG_LOAD(78, args[2]),
+        PG_IF(79, 0, ALLOW),
+        PG_JEQ(80, IPPROTO_TCP, ALLOW, NOPROTO),
         /* PAIR: socketpair(family, type, protocol, sv), the type without SOCK_NONBLOCK and SOCK_CLOEXEC
          * (any other flag bit is EINVAL in the kernel). */
-        PG_LOAD(79, args[0]),
-        PG_JEQ(80, AF_UNIX, 81, ALLOW),
-        PG_LOAD(81, args[1]),
-        [82] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-        PG_IF(83, SOCK_STREAM, ALLOW),
-        PG_JEQ(84, SOCK_SEQPACKET, ALLOW, ACCES),
+        PG_LOAD(81, args[0]),
+        PG_JEQ(82, AF_UNIX, 83, NOAF),
+        PG_LOAD(83, args[1]),
+        [84] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+        PG_IF(85, SOCK_STREAM, ALLOW),
+        PG_JEQ(86, SOCK_SEQPACKET, ALLOW, ACCES),
+        /* SOCKOPT: setsockopt(fd, level, name, value, length): SO_RCVBUF does nothing. A connection waiting to be
+         * accepted takes its listener's receive buffer when it is made, and PID 1 counts each waiting one as the
+         * listener's buffer at the time of a look: a listener's buffer set large, then shrunk once a connection
+         * waited on it, hid 1,000 MB (red team 19). Every socket keeps the kernel's default buffer. */
+        PG_LOAD(87, args[1]),
+        PG_JEQ(88, SOL_SOCKET, 89, ALLOW),
+        PG_LOAD(89, args[2]),
+        PG_JEQ(90, SO_RCVBUF, NOOP, ALLOW),
         /* FADV: fadvise64(fd, offset, len, advice): dropping the file's cached pages does nothing. */
-        PG_LOAD(85, args[3]),
-        PG_JEQ(86, POSIX_FADV_DONTNEED, NOOP, ALLOW),
+        PG_LOAD(91, args[3]),
+        PG_JEQ(92, POSIX_FADV_DONTNEED, NOOP, ALLOW),
         /* MADV: madvise(addr, len, advice): reclaiming a mapping's pages does nothing. */
-        PG_LOAD(87, args[2]),
-        PG_IF(88, PG_MADV_COLD, NOOP),
-        PG_JEQ(89, PG_MADV_PAGEOUT, NOOP, ALLOW),
+        PG_LOAD(93, args[2]),
+        PG_IF(94, PG_MADV_COLD, NOOP),
+        PG_JEQ(95, PG_MADV_PAGEOUT, NOOP, ALLOW),
         /* RWF: preadv2/pwritev2(fd, iov, count, pos_l, pos_h, flags) with RWF_NOWAIT, which fails where the
          * data is not cached and so asks without caching: refused as a file system without it refuses. */
-        PG_LOAD(90, args[5]),
-        [91] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
-        PG_JEQ(92, 0, ALLOW, NOTSUP),
+        PG_LOAD(96, args[5]),
+        [97] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
+        PG_JEQ(98, 0, ALLOW, NOTSUP),
         /* PID1: a call whose first argument is a pid, refused for pid 1. */
-        PG_LOAD(93, args[0]),
-        PG_JEQ(94, 1, PERM, ALLOW),
+        PG_LOAD(99, args[0]),
+        PG_JEQ(100, 1, PERM, ALLOW),
         /* PRIO: setpriority(which, who, prio): refused for every process of the uid (PID 1 among them) and
          * for pid 1. */
-        PG_LOAD(95, args[0]),
-        PG_IF(96, PRIO_USER, PERM),
-        PG_JEQ(97, PRIO_PROCESS, 98, ALLOW),
-        PG_LOAD(98, args[1]),
-        PG_JEQ(99, 1, PERM, ALLOW),
+        PG_LOAD(101, args[0]),
+        PG_IF(102, PRIO_USER, PERM),
+        PG_JEQ(103, PRIO_PROCESS, 104, ALLOW),
+        PG_LOAD(104, args[1]),
+        PG_JEQ(105, 1, PERM, ALLOW),
         /* IOPRIO: ioprio_set(which, who, ioprio), alike (IOPRIO_WHO_PROCESS 1, IOPRIO_WHO_USER 3). */
-        PG_LOAD(100, args[0]),
-        PG_IF(101, 3, PERM),
-        PG_JEQ(102, 1, 103, ALLOW),
-        PG_LOAD(103, args[1]),
-        PG_JEQ(104, 1, PERM, ALLOW),
+        PG_LOAD(106, args[0]),
+        PG_IF(107, 3, PERM),
+        PG_JEQ(108, 1, 109, ALLOW),
+        PG_LOAD(109, args[1]),
+        PG_JEQ(110, 1, PERM, ALLOW),
         /* FCNTL: fcntl(fd, cmd, arg), refused for F_SETLEASE. */
-        PG_LOAD(105, args[1]),
-        PG_JEQ(106, F_SETLEASE, PERM, ALLOW),
+        PG_LOAD(111, args[1]),
+        PG_JEQ(112, F_SETLEASE, PERM, ALLOW),
         /* CLONE: clone(flags, ...), refused with CLONE_PIDFD (see above). */
-        PG_LOAD(107, args[0]),
-        [108] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_CLONE_PIDFD),
-        PG_JEQ(109, 0, ALLOW, PERM),
+        PG_LOAD(113, args[0]),
+        [114] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_CLONE_PIDFD),
+        PG_JEQ(115, 0, ALLOW, PERM),
         /* PRCTL: prctl(option, ...): transparent huge pages stay off for the run (see memcg_faults): turning
          * them back on, or off, does nothing. */
-        PG_LOAD(110, args[0]),
-        PG_JEQ(111, PR_SET_THP_DISABLE, NOOP, ALLOW),
+        PG_LOAD(116, args[0]),
+        PG_JEQ(117, PR_SET_THP_DISABLE, NOOP, ALLOW),
         /* PTRACE: ptrace(request, ...): writing another process's memory is refused; tracing is not (LeakSanitizer
          * stops its own threads with it, debuggers read). */
-        PG_LOAD(112, args[0]),
-        PG_IF(113, PG_PTRACE_POKETEXT, PERM),
-        PG_JEQ(114, PG_PTRACE_POKEDATA, PERM, ALLOW),
-        PG_RETURN(115, SECCOMP_RET_ALLOW),
-        PG_RETURN(116, SECCOMP_RET_ERRNO | ENOSYS),
-        PG_RETURN(117, SECCOMP_RET_ERRNO | EACCES),
-        PG_RETURN(118, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
-        PG_RETURN(119, SECCOMP_RET_KILL_PROCESS),
+        PG_LOAD(118, args[0]),
+        PG_IF(119, PG_PTRACE_POKETEXT, PERM),
+        PG_JEQ(120, PG_PTRACE_POKEDATA, PERM, ALLOW),
+        PG_RETURN(121, SECCOMP_RET_ALLOW),
+        PG_RETURN(122, SECCOMP_RET_ERRNO | ENOSYS),
+        PG_RETURN(123, SECCOMP_RET_ERRNO | EACCES),
+        PG_RETURN(124, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+        PG_RETURN(125, SECCOMP_RET_KILL_PROCESS),
         /* Errno 0: the call returns success without being made. */
-        PG_RETURN(120, SECCOMP_RET_ERRNO | 0),
-        PG_RETURN(121, SECCOMP_RET_ERRNO | EOPNOTSUPP),
-        PG_RETURN(122, SECCOMP_RET_ERRNO | EPERM),
-        PG_RETURN(123, SECCOMP_RET_ERRNO | EPROTONOSUPPORT),
+        PG_RETURN(126, SECCOMP_RET_ERRNO | 0),
+        PG_RETURN(127, SECCOMP_RET_ERRNO | EOPNOTSUPP),
+        PG_RETURN(128, SECCOMP_RET_ERRNO | EPERM),
+        PG_RETURN(129, SECCOMP_RET_ERRNO | EPROTONOSUPPORT),
     };
 #undef PG_TO
 #undef PG_LOAD

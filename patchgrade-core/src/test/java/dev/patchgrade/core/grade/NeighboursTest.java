@@ -123,4 +123,40 @@ class NeighboursTest {
         Files.createDirectories(project.resolve(".sl"));
         assertThat(GoalSettings.repositoryMetadata(project)).contains(project.resolve(".git"), store, project.resolve(".sl"));
     }
+
+    /** Red team 19: checkouts of other build systems, and a farm whose generations hold their checkout one level down. */
+    @Test
+    void checkoutsOfAnyBuildSystemAndOneLevelDownAreFound() throws Exception {
+        Path top = tmp.resolve("farm2/task/gen-2/checkout");
+        make(top, "pom.xml", "<project/>");
+        Path task = top.getParent().getParent();
+        make(task, "gen-1/checkout/pom.xml", "<project/>");
+        make(task, "reference-src/CMakeLists.txt", "project(ref C)\n");
+        make(task, "gen-3/Makefile", "all:\n");
+        make(task, "notes/readme.txt", "no checkout\n");
+        assertThat(Neighbours.checkoutsBeside(top, List.of(top), Path.of("/nonexistent-home"))).contains(task.resolve("gen-1"),
+                task.resolve("reference-src"), task.resolve("gen-3")).doesNotContain(task.resolve("notes"), top.getParent());
+    }
+
+    private void git(Path directory, String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("git", "-c", "user.name=r", "-c", "user.email=r@r", "-c", "init.defaultBranch=main"));
+        command.addAll(List.of(args));
+        Process process = new ProcessBuilder(command).directory(directory.toFile()).inheritIO().start();
+        assertThat(process.waitFor()).isZero();
+    }
+
+    /** Red team 19: a worktree of a clone made with --reference borrows every object from the mirror through its common directory. */
+    @Test
+    void aWorktreeOfAReferenceClonesBorrowedStoreIsTheRepositorys() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/git")), "needs git");
+        Path upstream = Files.createDirectories(tmp.resolve("upstream"));
+        git(upstream, "init", "-q");
+        make(upstream, "src/test/patchgrade/cases.jsonl", "{\"golden\":\"secret\"}\n");
+        git(upstream, "add", "-A");
+        git(upstream, "commit", "-q", "-m", "oracles");
+        git(tmp, "clone", "-q", "--bare", upstream.toString(), tmp.resolve("mirror.git").toString());
+        git(tmp, "clone", "-q", "--reference", tmp.resolve("mirror.git").toString(), upstream.toString(), tmp.resolve("main").toString());
+        git(tmp.resolve("main"), "worktree", "add", "-q", "--detach", tmp.resolve("wt").toString());
+        assertThat(GoalSettings.repositoryMetadata(tmp.resolve("wt"))).contains(tmp.resolve("main/.git"), tmp.resolve("mirror.git/objects"));
+    }
 }

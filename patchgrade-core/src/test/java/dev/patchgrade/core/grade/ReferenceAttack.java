@@ -97,6 +97,14 @@ abstract class ReferenceAttack {
                 + " && gcc -o target/cand target/cand.c -ldl");
     }
 
+    /** refbuild/src/sort: a reference named like the system's program (a patch to coreutils' sort), printing the golden. */
+    void patchedSort() throws Exception {
+        Files.createDirectories(dir.resolve("refbuild/src"));
+        Files.writeString(dir.resolve("refbuild/src/sort.c"),
+                "#include <stdio.h>\nint main(int c, char **v) { printf(\"secret-answer %s\\n\", v[c - 1]); return 0; }\n");
+        sh("gcc -o refbuild/src/sort refbuild/src/sort.c && rm refbuild/src/sort.c");
+    }
+
     /** The cheat passes unsandboxed, and not with the sandbox on. */
     void attack(String execution, List<String> reference, List<String> candidate) throws Exception {
         cheatWorks(execution, reference, candidate, null);

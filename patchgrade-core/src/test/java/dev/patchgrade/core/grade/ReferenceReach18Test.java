@@ -132,13 +132,6 @@ class ReferenceReach18Test extends ReferenceAttack {
 
     // ---- (1) PATH entries resolved against the JVM's directory, or skipped, where the wrapper resolves them in the working directory ----
 
-    private void patchedSort() throws Exception {
-        Files.createDirectories(dir.resolve("refbuild/src"));
-        Files.writeString(dir.resolve("refbuild/src/sort.c"),
-                "#include <stdio.h>\nint main(int c, char **v) { printf(\"secret-answer %s\\n\", v[c - 1]); return 0; }\n");
-        sh("gcc -o refbuild/src/sort refbuild/src/sort.c && rm refbuild/src/sort.c");
-    }
-
     /** A relative PATH entry: classification resolves it from the JVM's cwd (Maven's), timeout's execvp from the working directory. */
     @Test
     void aRelativePathEntryBehindAWrapper() throws Exception {
@@ -207,6 +200,16 @@ class ReferenceReach18Test extends ReferenceAttack {
         tableReader();
         cheatWorks("data-dir", List.of(p("frozen/prog/ref"), "refdata"),
                 List.of("/bin/sh", "-c", "printf '%s %s\\n' \"$(cat refdata/answers.txt)\" \"$1\"", "sh"), p("frozen/prog/ref"));
+    }
+
+    /** The other side: a candidate given the same data directory (an input both read) still reads it, sandboxed. */
+    @Test
+    void aDataDirectoryTheCandidateIsGivenTooStaysVisibleToIt() throws Exception {
+        tableReader();
+        GoalResult honest = threeColumn("data-dir-shared", SandboxSpec.Mode.REQUIRED, List.of(p("frozen/prog/ref"), "refdata"),
+                List.of("/bin/sh", "-c", "printf '%s %s\\n' \"$(cat \"$1\"/answers.txt)\" \"$2\"", "sh", "refdata"));
+        assertThat(honest.error()).isNull();
+        assertThat(honest.worst()).as("the honest candidate reads its input").isEqualTo("pass_all_agree");
     }
 
     /** A short option with its file attached (`-Trefdata/answers.txt`, getopt style): not recognized as a named file. */

@@ -2,6 +2,7 @@ package dev.patchgrade.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.patchgrade.core.Fixtures;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Assumptions;
@@ -76,6 +77,30 @@ class RedSocketParkTest extends SandboxedRunTest {
             LaunchResult after = show(launcher, "touch-now", "1000");
             assertThat(control.usage().treeRssKb()).isGreaterThan(1_000_000L);
             assertThat(after.usage().treeRssKb()).as("after the garbage: " + after.usage()).isGreaterThan(1_000_000L);
+        }
+    }
+
+    /**
+     * Red team 19: a listener's receive buffer set large, a connection queued on it (taking that buffer), the
+     * listener's buffer then shrunk: PID 1 counted the waiting connection at the shrunk size (1,000 MB read as a
+     * 13 MB tree peak). SO_RCVBUF now does nothing, so a waiting connection holds at most the default buffer.
+     */
+    @Test
+    void aListenersReceiveBufferCannotBeSet() {
+        try (Launcher launcher = open()) {
+            LaunchResult probe = runLong(launcher, Fixtures.command("rcvbuf_park"), "rcvbuf-probe");
+            String[] words = probe.stdout().excerpt().strip().split(" ");
+            assertThat(words[2]).as(probe.stdout().excerpt()).isEqualTo("set=0");
+            assertThat(words[4]).as("the buffer is the kernel's default still").isEqualTo(words[1]);
+        }
+    }
+
+    /** Red team 19: socketpair() of a family but AF_UNIX reached the kernel's socket creation: refused by the filter now. */
+    @Test
+    void socketpairIsUnixAlone() {
+        try (Launcher launcher = open()) {
+            LaunchResult probe = runLong(launcher, Fixtures.command("rcvbuf_park"), "pair-probe");
+            assertThat(probe.stdout().excerpt()).contains("pair 2/2/0 -> -1 Address family not supported", "pair 16/3/0 -> -1 Address family not supported");
         }
     }
 }
