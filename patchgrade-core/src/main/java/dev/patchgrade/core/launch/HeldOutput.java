@@ -39,6 +39,9 @@ final class HeldOutput {
             }
             Files.copy(stdout, out, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
             Files.copy(stderr, err, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
+            // A copy takes its source's mode: never a set-user-ID file in target/ (red team 20).
+            RunFiles.plainMode(out);
+            RunFiles.plainMode(err);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot keep the run's output as " + out + " and " + err, e);
         } finally {

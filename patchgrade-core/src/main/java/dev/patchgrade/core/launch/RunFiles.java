@@ -79,6 +79,12 @@ final class RunFiles {
             Usage usage, long wallMicros, int leftovers, Runnable free) {
         boolean held = false;
         try {
+            // The run owned its output files and could change their mode: a kept stream made set-user-ID (red team 20)
+            // was left in target/ for anyone to run. Every process that held them is gone by now.
+            plainMode(stdout);
+            plainMode(stderr);
+            beyondAnyCap(stdout, request.outputLimitBytes());
+            beyondAnyCap(stderr, request.outputLimitBytes());
             StreamDigest out = StreamHashing.digestFile(stdout, StreamHashing.DEFAULT_EXCERPT_BYTES, keep || hold);
             StreamDigest err = StreamHashing.digestFile(stderr, StreamHashing.DEFAULT_EXCERPT_BYTES, keep || hold);
             long cap = request.outputLimitBytes();
@@ -97,6 +103,35 @@ final class RunFiles {
             if (!held) {
                 deleteOutputs();
             }
+        }
+    }
+
+    /**
+     * A stream far larger than its cap was not written by writes, which the cap stops (fallocate's INSERT_RANGE made
+     * one of 8 TB in a millisecond, holes read as zeros: red team 20): an error, never hours of hashing.
+     */
+    private static void beyondAnyCap(Path file, long cap) {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (java.io.IOException e) {
+            return;
+        }
+        if (cap > 0 && size > 2 * cap + (64L << 20)) {
+            throw new dev.patchgrade.core.PatchgradeException(dev.patchgrade.core.ErrorName.OUTPUT_TAMPERED, "the child's output " + file
+                    + " holds " + size + " bytes, far past the output cap of " + cap + " bytes that writing could reach, so it was not read. "
+                    + "Treat the candidate as hostile, and run with sandbox=required");
+        }
+    }
+
+    /** rw-r----- owned as it is: no set-user-ID, set-group-ID, sticky or execute bit a run may have set. */
+    static void plainMode(Path file) {
+        try {
+            if (Files.isRegularFile(file, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+            }
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            // left as it is: hashing it then says what is wrong
         }
     }
 
