@@ -118,20 +118,23 @@ public final class Neighbours {
         return List.copyOf(found);
     }
 
-    /** A checkout, or a directory holding one (a farm's gen-1/checkout: red team 19). */
+    /** What marks a checkout one level down: few, since every directory beside the build's ancestors is looked into. */
+    private static final List<String> NESTED_MARKERS = List.of("pom.xml", ".git", "src/test/patchgrade");
+
+    /** A checkout, or a directory holding one among its first entries (a farm's gen-1/checkout: red team 19). */
     private static boolean checkout(Path directory) {
-        if (marked(directory)) {
+        if (marked(directory, CHECKOUT_MARKERS)) {
             return true;
         }
         try (Stream<Path> entries = Files.list(directory)) {
-            return entries.limit(256).anyMatch(entry -> Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) && marked(entry));
+            return entries.limit(64).anyMatch(entry -> Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS) && marked(entry, NESTED_MARKERS));
         } catch (IOException | RuntimeException e) {
             return false;
         }
     }
 
-    private static boolean marked(Path directory) {
-        for (String marker : CHECKOUT_MARKERS) {
+    private static boolean marked(Path directory, List<String> markers) {
+        for (String marker : markers) {
             if (Files.exists(directory.resolve(marker), LinkOption.NOFOLLOW_LINKS)) {
                 return true;
             }
