@@ -638,8 +638,8 @@ static int confine_syscalls(void) {
     /* Every instruction sits at the index it is written with and every jump names its target, so
      * no offset is counted by hand: a wrong one would silently allow everything. Each index must be
      * written once: one left out is a zero instruction (A = 0), one twice is a -Woverride-init warning. */
-    enum { COMPAT = 36, SOCKET = 73, INET = 77, PAIR = 83, FADV = 95, MADV = 97, RWF = 100, PID1 = 103, PRIO = 105, IOPRIO = 110,
-        FCNTL = 115, CLONE = 117, PRCTL = 120, PTRACE = 122, ALLOW = 125, NOSYS = 126, ACCES = 127, NOAF = 128, KILL = 129, NOOP = 130, NOTSUP = 131, PERM = 132, NOPROTO = 133, SOCKOPT = 89, FALLOC = 93, LENGTH = 134 };
+    enum { COMPAT = 40, SOCKET = 81, INET = 85, PAIR = 91, FADV = 108, MADV = 110, RWF = 113, PID1 = 116, PRIO = 118, IOPRIO = 123,
+        FCNTL = 128, CLONE = 130, PRCTL = 133, PTRACE = 135, ALLOW = 138, NOSYS = 139, ACCES = 140, NOAF = 141, KILL = 142, NOOP = 143, NOTSUP = 144, PERM = 145, NOPROTO = 146, SOCKOPT = 97, FALLOC = 101, MODE1 = 103, MODE2 = 105, LENGTH = 147 };
 #define PG_TO(at, label) ((label) - (at) - 1)
 #define PG_LOAD(at, field) [at] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
 #define PG_JEQ(at, value, then, otherwise) [at] = BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (value), PG_TO(at, then), PG_TO(at, otherwise))
@@ -662,175 +662,192 @@ static int confine_syscalls(void) {
         PG_IF(11, __NR_socketpair, PAIR),
         PG_IF(12, __NR_setsockopt, SOCKOPT),
         PG_IF(13, __NR_fallocate, FALLOC),
+        PG_IF(14, __NR_chmod, MODE1),
+        PG_IF(15, __NR_fchmod, MODE1),
+        PG_IF(16, __NR_fchmodat, MODE2),
+        PG_IF(17, 452 /* fchmodat2 */, MODE2),
         /* The page cache is the host's: see PAGE CACHE above. */
-        PG_IF(14, __NR_mincore, NOSYS),
-        PG_IF(15, PG_NR_CACHESTAT, NOSYS),
-        PG_IF(16, PG_NR_PROCESS_MADVISE, NOSYS),
-        PG_IF(17, __NR_fadvise64, FADV),
-        PG_IF(18, __NR_madvise, MADV),
-        PG_IF(19, __NR_preadv2, RWF),
-        PG_IF(20, __NR_pwritev2, RWF),
+        PG_IF(18, __NR_mincore, NOSYS),
+        PG_IF(19, PG_NR_CACHESTAT, NOSYS),
+        PG_IF(20, PG_NR_PROCESS_MADVISE, NOSYS),
+        PG_IF(21, __NR_fadvise64, FADV),
+        PG_IF(22, __NR_madvise, MADV),
+        PG_IF(23, __NR_preadv2, RWF),
+        PG_IF(24, __NR_pwritev2, RWF),
         /* PID 1 is the one process of the namespace that is not the run's, and it has the target's uid:
          * its limits, priority, CPUs and scheduling policy (inherited by every later target) would take a
          * run's writes for the next run to read. See PID 1 above. */
-        PG_IF(21, __NR_prlimit64, PID1),
-        PG_IF(22, __NR_sched_setaffinity, PID1),
-        PG_IF(23, __NR_sched_setscheduler, PID1),
-        PG_IF(24, __NR_sched_setparam, PID1),
-        PG_IF(25, __NR_sched_setattr, PID1),
-        PG_IF(26, __NR_setpriority, PRIO),
-        PG_IF(27, __NR_ioprio_set, IOPRIO),
+        PG_IF(25, __NR_prlimit64, PID1),
+        PG_IF(26, __NR_sched_setaffinity, PID1),
+        PG_IF(27, __NR_sched_setscheduler, PID1),
+        PG_IF(28, __NR_sched_setparam, PID1),
+        PG_IF(29, __NR_sched_setattr, PID1),
+        PG_IF(30, __NR_setpriority, PRIO),
+        PG_IF(31, __NR_ioprio_set, IOPRIO),
         /* Leases on host files (the target owns them when Maven is root): a write lease on /etc/ld.so.cache
          * held for a run stalled every exec on the host. */
-        PG_IF(28, __NR_fcntl, FCNTL),
+        PG_IF(32, __NR_fcntl, FCNTL),
         /* A clone that fails after its pid was taken moves the pid counter without making a task; a run
          * that burnt 120,000 pids this way (CLONE_PIDFD with no descriptor free) bought itself the escape
          * allowance of as many tasks. clone3 is refused as Docker refuses it (glibc falls back to clone). */
-        PG_IF(29, PG_NR_CLONE3, NOSYS),
-        PG_IF(30, __NR_clone, CLONE),
-        PG_IF(31, __NR_prctl, PRCTL),
+        PG_IF(33, PG_NR_CLONE3, NOSYS),
+        PG_IF(34, __NR_clone, CLONE),
+        PG_IF(35, __NR_prctl, PRCTL),
         /* Memory no fault count sees (see memcg_faults): page tables filled without a fault (a userfaultfd's
          * UFFDIO_COPY and UFFDIO_CONTINUE: red team 11 hid 50 MB in a child the kernel reaped) or by another
          * process, whose rusage then explains the faults (process_vm_writev, PTRACE_POKEDATA: 200 MB). */
-        PG_IF(32, __NR_userfaultfd, NOSYS),
-        PG_IF(33, __NR_process_vm_writev, NOSYS),
-        PG_IF(34, __NR_ptrace, PTRACE),
-        PG_GOTO(35, ALLOW),
+        PG_IF(36, __NR_userfaultfd, NOSYS),
+        PG_IF(37, __NR_process_vm_writev, NOSYS),
+        PG_IF(38, __NR_ptrace, PTRACE),
+        PG_GOTO(39, ALLOW),
         /* COMPAT: 32-bit calls (int 0x80 works from any x86_64 program too), by i386's numbers. A
          * still holds the arch; aarch64 has no compat arch of ours (0 never matches): an arch not
          * checked here (32-bit ARM under aarch64) ends the process. */
-        PG_JEQ(36, PG_COMPAT_ARCH, 37, KILL),
-        PG_LOAD(37, nr),
-        PG_IF(38, 286 /* add_key */, NOSYS),
-        PG_IF(39, 287 /* request_key */, NOSYS),
-        PG_IF(40, 288 /* keyctl */, NOSYS),
-        PG_IF(41, 425 /* io_uring_setup */, NOSYS),
-        PG_IF(42, 426 /* io_uring_enter */, NOSYS),
-        PG_IF(43, 427 /* io_uring_register */, NOSYS),
-        PG_IF(44, 102 /* socketcall */, NOSYS),
-        PG_IF(45, 359 /* socket */, SOCKET),
-        PG_IF(46, 360 /* socketpair */, PAIR),
-        PG_IF(47, 366 /* setsockopt */, SOCKOPT),
-        PG_IF(48, 324 /* fallocate */, FALLOC),
-        PG_IF(49, 218 /* mincore */, NOSYS),
-        PG_IF(50, PG_NR_CACHESTAT, NOSYS),
-        PG_IF(51, PG_NR_PROCESS_MADVISE, NOSYS),
+        PG_JEQ(40, PG_COMPAT_ARCH, 41, KILL),
+        PG_LOAD(41, nr),
+        PG_IF(42, 286 /* add_key */, NOSYS),
+        PG_IF(43, 287 /* request_key */, NOSYS),
+        PG_IF(44, 288 /* keyctl */, NOSYS),
+        PG_IF(45, 425 /* io_uring_setup */, NOSYS),
+        PG_IF(46, 426 /* io_uring_enter */, NOSYS),
+        PG_IF(47, 427 /* io_uring_register */, NOSYS),
+        PG_IF(48, 102 /* socketcall */, NOSYS),
+        PG_IF(49, 359 /* socket */, SOCKET),
+        PG_IF(50, 360 /* socketpair */, PAIR),
+        PG_IF(51, 366 /* setsockopt */, SOCKOPT),
+        PG_IF(52, 324 /* fallocate */, FALLOC),
+        PG_IF(53, 15 /* chmod */, MODE1),
+        PG_IF(54, 94 /* fchmod */, MODE1),
+        PG_IF(55, 306 /* fchmodat */, MODE2),
+        PG_IF(56, 452 /* fchmodat2 */, MODE2),
+        PG_IF(57, 218 /* mincore */, NOSYS),
+        PG_IF(58, PG_NR_CACHESTAT, NOSYS),
+        PG_IF(59, PG_NR_PROCESS_MADVISE, NOSYS),
         /* i386 splits the 64-bit offsets over two arguments, so the advice moves: none is done. */
-        PG_IF(52, 250 /* fadvise64 */, NOOP),
-        PG_IF(53, 272 /* fadvise64_64 */, NOOP),
-        PG_IF(54, 219 /* madvise */, MADV),
-        PG_IF(55, 378 /* preadv2 */, RWF),
-        PG_IF(56, 379 /* pwritev2 */, RWF),
-        PG_IF(57, 340 /* prlimit64 */, PID1),
-        PG_IF(58, 241 /* sched_setaffinity */, PID1),
-        PG_IF(59, 156 /* sched_setscheduler */, PID1),
-        PG_IF(60, 154 /* sched_setparam */, PID1),
-        PG_IF(61, 351 /* sched_setattr */, PID1),
-        PG_IF(62, 97 /* setpriority */, PRIO),
-        PG_IF(63, 289 /* ioprio_set */, IOPRIO),
-        PG_IF(64, 55 /* fcntl */, FCNTL),
-        PG_IF(65, 221 /* fcntl64 */, FCNTL),
-        PG_IF(66, PG_NR_CLONE3, NOSYS),
-        PG_IF(67, 120 /* clone */, CLONE),
-        PG_IF(68, 172 /* prctl */, PRCTL),
-        PG_IF(69, 374 /* userfaultfd */, NOSYS),
-        PG_IF(70, 348 /* process_vm_writev */, NOSYS),
-        PG_IF(71, 26 /* ptrace */, PTRACE),
-        PG_GOTO(72, ALLOW),
+        PG_IF(60, 250 /* fadvise64 */, NOOP),
+        PG_IF(61, 272 /* fadvise64_64 */, NOOP),
+        PG_IF(62, 219 /* madvise */, MADV),
+        PG_IF(63, 378 /* preadv2 */, RWF),
+        PG_IF(64, 379 /* pwritev2 */, RWF),
+        PG_IF(65, 340 /* prlimit64 */, PID1),
+        PG_IF(66, 241 /* sched_setaffinity */, PID1),
+        PG_IF(67, 156 /* sched_setscheduler */, PID1),
+        PG_IF(68, 154 /* sched_setparam */, PID1),
+        PG_IF(69, 351 /* sched_setattr */, PID1),
+        PG_IF(70, 97 /* setpriority */, PRIO),
+        PG_IF(71, 289 /* ioprio_set */, IOPRIO),
+        PG_IF(72, 55 /* fcntl */, FCNTL),
+        PG_IF(73, 221 /* fcntl64 */, FCNTL),
+        PG_IF(74, PG_NR_CLONE3, NOSYS),
+        PG_IF(75, 120 /* clone */, CLONE),
+        PG_IF(76, 172 /* prctl */, PRCTL),
+        PG_IF(77, 374 /* userfaultfd */, NOSYS),
+        PG_IF(78, 348 /* process_vm_writev */, NOSYS),
+        PG_IF(79, 26 /* ptrace */, PTRACE),
+        PG_GOTO(80, ALLOW),
         /* SOCKET: socket(family, type, protocol). An argument's low 32 bits (little-endian): the int
          * the kernel reads, whatever the high bits hold. The run's network is its own loopback: a TCP stream
          * there is all it gets. Datagram and netlink queues hold memory that no resident set and no v1 memory
          * cgroup counts (red team 16 held 1,000 MB in UDP or netlink queues, read back whole, with a tree
          * peak of 2 MB); TCP buffers are charged to the worker's cgroup (see setup_cgroup). Any other family
          * (vsock, packet, the ones a module would be loaded for) is refused. */
-        PG_LOAD(73, args[0]),
-        PG_IF(74, AF_UNIX, ACCES),
-        PG_IF(75, AF_INET, INET),
-        PG_JEQ(76, AF_INET6, INET, NOAF),
-        PG_LOAD(77, args[1]),
-        [78] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-        PG_JEQ(79, SOCK_STREAM, 80, ACCES),
-        /* A stream of TCP only: MPTCP (IPPROTO_MPTCP, a stream too) keeps what it receives in a socket of its
-         * own that no TCP dump lists (red team 18 parked 300 MB there with a tree peak of 82 MB). */
-        PG_LOAD(80, args[2]),
-        PG_IF(81, 0, ALLOW),
-        PG_JEQ(82, IPPROTO_TCP, ALLOW, NOPROTO),
-        /* PAIR: socketpair(family, type, protocol, sv), the type without SOCK_NONBLOCK and SOCK_CLOEXEC
-         * (any other flag bit is EINVAL in the kernel). */
-        PG_LOAD(83, args[0]),
-        PG_JEQ(84, AF_UNIX, 85, NOAF),
+        PG_LOAD(81, args[0]),
+        PG_IF(82, AF_UNIX, ACCES),
+        PG_IF(83, AF_INET, INET),
+        PG_JEQ(84, AF_INET6, INET, NOAF),
         PG_LOAD(85, args[1]),
         [86] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
-        PG_IF(87, SOCK_STREAM, ALLOW),
-        PG_JEQ(88, SOCK_SEQPACKET, ALLOW, ACCES),
+        PG_JEQ(87, SOCK_STREAM, 88, ACCES),
+        /* A stream of TCP only: MPTCP (IPPROTO_MPTCP, a stream too) keeps what it receives in a socket of its
+         * own that no TCP dump lists (red team 18 parked 300 MB there with a tree peak of 82 MB). */
+        PG_LOAD(88, args[2]),
+        PG_IF(89, 0, ALLOW),
+        PG_JEQ(90, IPPROTO_TCP, ALLOW, NOPROTO),
+        /* PAIR: socketpair(family, type, protocol, sv), the type without SOCK_NONBLOCK and SOCK_CLOEXEC
+         * (any other flag bit is EINVAL in the kernel). */
+        PG_LOAD(91, args[0]),
+        PG_JEQ(92, AF_UNIX, 93, NOAF),
+        PG_LOAD(93, args[1]),
+        [94] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
+        PG_IF(95, SOCK_STREAM, ALLOW),
+        PG_JEQ(96, SOCK_SEQPACKET, ALLOW, ACCES),
         /* SOCKOPT: setsockopt(fd, level, name, value, length): SO_RCVBUF does nothing. A connection waiting to be
          * accepted takes its listener's receive buffer when it is made, and PID 1 counts each waiting one as the
          * listener's buffer at the time of a look: a listener's buffer set large, then shrunk once a connection
          * waited on it, hid 1,000 MB (red team 19). Every socket keeps the kernel's default buffer. */
-        PG_LOAD(89, args[1]),
-        PG_JEQ(90, SOL_SOCKET, 91, ALLOW),
-        PG_LOAD(91, args[2]),
-        PG_JEQ(92, SO_RCVBUF, NOOP, ALLOW),
+        PG_LOAD(97, args[1]),
+        PG_JEQ(98, SOL_SOCKET, 99, ALLOW),
+        PG_LOAD(99, args[2]),
+        PG_JEQ(100, SO_RCVBUF, NOOP, ALLOW),
         /* FALLOC: fallocate(fd, mode, offset, length) allocates, and grows a file, as a write would; its other modes
          * pass the output cap, which is RLIMIT_FSIZE (red team 20: FALLOC_FL_INSERT_RANGE made a kept stream of 8 TB,
          * FALLOC_FL_KEEP_SIZE held 2 GB of disk behind 6 bytes): "Operation not supported", as on a file system
          * without them. */
-        PG_LOAD(93, args[1]),
-        PG_JEQ(94, 0, ALLOW, NOTSUP),
+        PG_LOAD(101, args[1]),
+        PG_JEQ(102, 0, ALLOW, NOTSUP),
+        /* MODE1/MODE2: chmod(path, mode), fchmod(fd, mode), fchmodat(dir, path, mode, ...): no set-user-ID or
+         * set-group-ID bit. A run owns its output files on the host, and made its kept stream a set-user-ID copy of a
+         * program for any local user to run (red team 20); the modes are reset when the run ends, and never get
+         * those bits meanwhile. */
+        PG_LOAD(103, args[1]),
+        PG_GOTO(104, 106),
+        PG_LOAD(105, args[2]),
+        [106] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 06000),
+        PG_JEQ(107, 0, ALLOW, PERM),
         /* FADV: fadvise64(fd, offset, len, advice): dropping the file's cached pages does nothing. */
-        PG_LOAD(95, args[3]),
-        PG_JEQ(96, POSIX_FADV_DONTNEED, NOOP, ALLOW),
+        PG_LOAD(108, args[3]),
+        PG_JEQ(109, POSIX_FADV_DONTNEED, NOOP, ALLOW),
         /* MADV: madvise(addr, len, advice): reclaiming a mapping's pages does nothing. */
-        PG_LOAD(97, args[2]),
-        PG_IF(98, PG_MADV_COLD, NOOP),
-        PG_JEQ(99, PG_MADV_PAGEOUT, NOOP, ALLOW),
+        PG_LOAD(110, args[2]),
+        PG_IF(111, PG_MADV_COLD, NOOP),
+        PG_JEQ(112, PG_MADV_PAGEOUT, NOOP, ALLOW),
         /* RWF: preadv2/pwritev2(fd, iov, count, pos_l, pos_h, flags) with RWF_NOWAIT, which fails where the
          * data is not cached and so asks without caching: refused as a file system without it refuses. */
-        PG_LOAD(100, args[5]),
-        [101] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
-        PG_JEQ(102, 0, ALLOW, NOTSUP),
+        PG_LOAD(113, args[5]),
+        [114] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_RWF_NOWAIT),
+        PG_JEQ(115, 0, ALLOW, NOTSUP),
         /* PID1: a call whose first argument is a pid, refused for pid 1. */
-        PG_LOAD(103, args[0]),
-        PG_JEQ(104, 1, PERM, ALLOW),
+        PG_LOAD(116, args[0]),
+        PG_JEQ(117, 1, PERM, ALLOW),
         /* PRIO: setpriority(which, who, prio): refused for every process of the uid (PID 1 among them) and
          * for pid 1. */
-        PG_LOAD(105, args[0]),
-        PG_IF(106, PRIO_USER, PERM),
-        PG_JEQ(107, PRIO_PROCESS, 108, ALLOW),
-        PG_LOAD(108, args[1]),
-        PG_JEQ(109, 1, PERM, ALLOW),
+        PG_LOAD(118, args[0]),
+        PG_IF(119, PRIO_USER, PERM),
+        PG_JEQ(120, PRIO_PROCESS, 121, ALLOW),
+        PG_LOAD(121, args[1]),
+        PG_JEQ(122, 1, PERM, ALLOW),
         /* IOPRIO: ioprio_set(which, who, ioprio), alike (IOPRIO_WHO_PROCESS 1, IOPRIO_WHO_USER 3). */
-        PG_LOAD(110, args[0]),
-        PG_IF(111, 3, PERM),
-        PG_JEQ(112, 1, 113, ALLOW),
-        PG_LOAD(113, args[1]),
-        PG_JEQ(114, 1, PERM, ALLOW),
+        PG_LOAD(123, args[0]),
+        PG_IF(124, 3, PERM),
+        PG_JEQ(125, 1, 126, ALLOW),
+        PG_LOAD(126, args[1]),
+        PG_JEQ(127, 1, PERM, ALLOW),
         /* FCNTL: fcntl(fd, cmd, arg), refused for F_SETLEASE. */
-        PG_LOAD(115, args[1]),
-        PG_JEQ(116, F_SETLEASE, PERM, ALLOW),
+        PG_LOAD(128, args[1]),
+        PG_JEQ(129, F_SETLEASE, PERM, ALLOW),
         /* CLONE: clone(flags, ...), refused with CLONE_PIDFD (see above). */
-        PG_LOAD(117, args[0]),
-        [118] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_CLONE_PIDFD),
-        PG_JEQ(119, 0, ALLOW, PERM),
+        PG_LOAD(130, args[0]),
+        [131] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, PG_CLONE_PIDFD),
+        PG_JEQ(132, 0, ALLOW, PERM),
         /* PRCTL: prctl(option, ...): transparent huge pages stay off for the run (see memcg_faults): turning
          * them back on, or off, does nothing. */
-        PG_LOAD(120, args[0]),
-        PG_JEQ(121, PR_SET_THP_DISABLE, NOOP, ALLOW),
+        PG_LOAD(133, args[0]),
+        PG_JEQ(134, PR_SET_THP_DISABLE, NOOP, ALLOW),
         /* PTRACE: ptrace(request, ...): writing another process's memory is refused; tracing is not (LeakSanitizer
          * stops its own threads with it, debuggers read). */
-        PG_LOAD(122, args[0]),
-        PG_IF(123, PG_PTRACE_POKETEXT, PERM),
-        PG_JEQ(124, PG_PTRACE_POKEDATA, PERM, ALLOW),
-        PG_RETURN(125, SECCOMP_RET_ALLOW),
-        PG_RETURN(126, SECCOMP_RET_ERRNO | ENOSYS),
-        PG_RETURN(127, SECCOMP_RET_ERRNO | EACCES),
-        PG_RETURN(128, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
-        PG_RETURN(129, SECCOMP_RET_KILL_PROCESS),
+        PG_LOAD(135, args[0]),
+        PG_IF(136, PG_PTRACE_POKETEXT, PERM),
+        PG_JEQ(137, PG_PTRACE_POKEDATA, PERM, ALLOW),
+        PG_RETURN(138, SECCOMP_RET_ALLOW),
+        PG_RETURN(139, SECCOMP_RET_ERRNO | ENOSYS),
+        PG_RETURN(140, SECCOMP_RET_ERRNO | EACCES),
+        PG_RETURN(141, SECCOMP_RET_ERRNO | EAFNOSUPPORT),
+        PG_RETURN(142, SECCOMP_RET_KILL_PROCESS),
         /* Errno 0: the call returns success without being made. */
-        PG_RETURN(130, SECCOMP_RET_ERRNO | 0),
-        PG_RETURN(131, SECCOMP_RET_ERRNO | EOPNOTSUPP),
-        PG_RETURN(132, SECCOMP_RET_ERRNO | EPERM),
-        PG_RETURN(133, SECCOMP_RET_ERRNO | EPROTONOSUPPORT),
+        PG_RETURN(143, SECCOMP_RET_ERRNO | 0),
+        PG_RETURN(144, SECCOMP_RET_ERRNO | EOPNOTSUPP),
+        PG_RETURN(145, SECCOMP_RET_ERRNO | EPERM),
+        PG_RETURN(146, SECCOMP_RET_ERRNO | EPROTONOSUPPORT),
     };
 #undef PG_TO
 #undef PG_LOAD

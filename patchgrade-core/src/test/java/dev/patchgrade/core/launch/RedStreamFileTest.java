@@ -30,11 +30,14 @@ class RedStreamFileTest extends SandboxedRunTest {
         SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.requiredShowing(dir);
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec, 1)) {
             Path prefix = dir.resolve("target/patchgrade/streams/envelope/default/run");
-            LaunchResult kept = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("stream_tamper"), "suid", "/usr/bin/id"))
+            LaunchResult refused = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("stream_tamper"), "suid", "/usr/bin/id"))
                     .withWorkingDirectory(dir).keepingOutputAs(prefix));
-            assertThat(kept.stderr().excerpt()).as("the run did set the bits on its descriptor").contains("fchmod rc=0");
+            assertThat(refused.stderr().excerpt()).as("no set-user-ID bit, even while the run lives").contains("fchmod rc=-1 errno=1 ");
+            LaunchResult kept = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("stream_tamper"), "suid", "/usr/bin/id", "0777"))
+                    .withWorkingDirectory(dir).keepingOutputAs(prefix));
+            assertThat(kept.stderr().excerpt()).as("the run did set the execute bits on its descriptor").contains("fchmod rc=0");
             assertThat(mode(HeldOutput.sibling(prefix, ".stdout")) & 07111).as("no set-user-ID, set-group-ID or execute bit").isZero();
-            LaunchResult held = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("stream_tamper"), "suid", "/usr/bin/id"))
+            LaunchResult held = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("stream_tamper"), "suid", "/usr/bin/id", "0777"))
                     .withWorkingDirectory(dir).holdingOutput());
             Path copied = dir.resolve("target/patchgrade/streams/digest/default/case-1");
             held.keepOutputAs(copied);
