@@ -555,12 +555,7 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
      * word itself, the value of an option spelled {@code --name=file}, or a response file {@code @file}.
      */
     public static List<Path> namedFiles(List<String> command, Path workingDirectory) {
-        Set<Path> files = new LinkedHashSet<>();
-        for (int i = 1; command != null && i < command.size(); i++) {
-            String word = command.get(i);
-            if (word == null || word.isEmpty() || word.indexOf('\0') >= 0) {
-                continue;
-            }
+        return named(command, workingDirectory, word -> {
             List<String> spellings = new ArrayList<>(List.of(word));
             int equals = word.indexOf('=');
             if (equals > 0 && equals < word.length() - 1) {
@@ -569,19 +564,34 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
             if (word.startsWith("@") && word.length() > 1) {
                 spellings.add(word.substring(1));
             }
-            for (String spelling : spellings) {
-                Path file;
+            return spellings;
+        }, file -> Files.isRegularFile(file));
+    }
+
+    /**
+     * The existing paths outside the system that the words after the first spell, each in the ways {@code spellingsOf}
+     * reads a word, of the kind {@code wanted} accepts; absolute, each once.
+     */
+    private static List<Path> named(List<String> command, Path workingDirectory, java.util.function.Function<String, List<String>> spellingsOf,
+            java.util.function.Predicate<Path> wanted) {
+        Set<Path> found = new LinkedHashSet<>();
+        for (int i = 1; command != null && i < command.size(); i++) {
+            String word = command.get(i);
+            if (word == null || word.isEmpty() || word.indexOf('\0') >= 0) {
+                continue;
+            }
+            for (String spelling : spellingsOf.apply(word)) {
                 try {
-                    file = workingDirectory.resolve(spelling).toAbsolutePath().normalize();
+                    Path path = workingDirectory.resolve(spelling).toAbsolutePath().normalize();
+                    if (!spelling.isEmpty() && wanted.test(path) && !system(path)) {
+                        found.add(path);
+                    }
                 } catch (java.nio.file.InvalidPathException e) {
-                    continue;
-                }
-                if (Files.isRegularFile(file) && !system(file)) {
-                    files.add(file);
+                    // no path
                 }
             }
         }
-        return List.copyOf(files);
+        return List.copyOf(found);
     }
 
     /** The absolute program a script's {@code #!} line names, or null. */
@@ -631,52 +641,25 @@ public record ReferenceFiles(Path root, List<Path> frozen, List<Path> directorie
 
     /** The words after the first that name an existing directory outside the system's (a data directory the reference reads). */
     public static List<Path> namedDirectories(List<String> command, Path workingDirectory) {
-        Set<Path> found = new LinkedHashSet<>();
-        for (int i = 1; command != null && i < command.size(); i++) {
-            String word = command.get(i);
-            if (word == null || word.isBlank() || word.indexOf('\0') >= 0) {
-                continue;
-            }
-            // the word, an option's or a key's value (--dir=x, data=x), a short option's attached value (-Dx)
+        // the word, an option's or a key's value (--dir=x, data=x), a short option's attached value (-Dx)
+        return named(command, workingDirectory, word -> {
             List<String> spellings = new ArrayList<>(List.of(word));
             if (word.indexOf('=') > 0) {
                 spellings.add(word.substring(word.indexOf('=') + 1));
             }
-            if (word.startsWith("-") && !word.startsWith("--") && word.length() > 2) {
-                spellings.add(word.substring(2));
-            }
-            for (String spelled : spellings) {
-                try {
-                    Path directory = workingDirectory.resolve(spelled).toAbsolutePath().normalize();
-                    if (!spelled.isEmpty() && Files.isDirectory(directory) && !system(directory)) {
-                        found.add(directory);
-                    }
-                } catch (java.nio.file.InvalidPathException e) {
-                    // no path
-                }
-            }
-        }
-        return List.copyOf(found);
+            spellings.addAll(attachedValue(word));
+            return spellings;
+        }, directory -> Files.isDirectory(directory));
     }
 
     /** Files named inside a short option ({@code -Tdata/answers.txt}): hidden like the words, not frozen (an output file may be named so). */
     public static List<Path> attachedFiles(List<String> command, Path workingDirectory) {
-        Set<Path> found = new LinkedHashSet<>();
-        for (int i = 1; command != null && i < command.size(); i++) {
-            String word = command.get(i);
-            if (word == null || !word.startsWith("-") || word.startsWith("--") || word.length() < 3 || word.indexOf('\0') >= 0) {
-                continue;
-            }
-            try {
-                Path file = workingDirectory.resolve(word.substring(2)).toAbsolutePath().normalize();
-                if (Files.isRegularFile(file) && !system(file)) {
-                    found.add(file);
-                }
-            } catch (java.nio.file.InvalidPathException e) {
-                // no path
-            }
-        }
-        return List.copyOf(found);
+        return named(command, workingDirectory, ReferenceFiles::attachedValue, file -> Files.isRegularFile(file));
+    }
+
+    /** What a short option carries attached ({@code -Tdata} carries {@code data}): none for a long option or a bare flag. */
+    private static List<String> attachedValue(String word) {
+        return word.startsWith("-") && !word.startsWith("--") && word.length() > 2 ? List.of(word.substring(2)) : List.of();
     }
 
     /** Whether a path lies in a directory of the distribution's own packages. */

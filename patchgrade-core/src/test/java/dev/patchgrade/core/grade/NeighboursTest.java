@@ -74,7 +74,7 @@ class NeighboursTest {
     }
 
     @Test
-    void theTopOfABuildHoldsEveryModuleAndParent() {
+    void theTopOfABuildHoldsEveryModule() {
         assertThat(Neighbours.commonAncestor(List.of(Path.of("/b/task/gen-2/core"), Path.of("/b/task/gen-2/plugin"), Path.of("/b/task/gen-2"))))
                 .isEqualTo(Path.of("/b/task/gen-2"));
         assertThat(Neighbours.commonAncestor(List.of(Path.of("/b/it/a"), Path.of("/b/it/b")))).isEqualTo(Path.of("/b/it"));
