@@ -30,10 +30,17 @@ public final class SandboxAvailability {
         assumeTrue(available(), "this kernel refuses user namespaces, so the sandbox cannot be tested here");
     }
 
-    /** A sandbox that must be up and shows {@code shown}; the test is skipped where the kernel refuses it. */
-    public static dev.patchgrade.core.launch.SandboxSpec requiredShowing(java.nio.file.Path shown) {
+    /** A sandbox that must be up and shows {@code shown} (and the fixtures); the test is skipped where the kernel refuses it. */
+    public static SandboxSpec requiredShowing(java.nio.file.Path shown) {
         assumeAvailable();
-        return new dev.patchgrade.core.launch.SandboxSpec(dev.patchgrade.core.launch.SandboxSpec.Mode.REQUIRED, java.util.List.of(),
-                java.util.List.of(shown), java.util.List.of(), java.util.List.of(), java.util.List.of());
+        return view(SandboxSpec.Mode.REQUIRED, java.util.List.of(shown), java.util.List.of(), java.util.List.of());
+    }
+
+    /** A view that shows {@code shown}, the test's fixtures and the test's classes and resources, as a goal shows a run its program. */
+    public static SandboxSpec view(SandboxSpec.Mode mode, java.util.List<java.nio.file.Path> shown, java.util.List<java.nio.file.Path> writable,
+            java.util.List<java.nio.file.Path> hidden) {
+        java.util.List<java.nio.file.Path> all = new java.util.ArrayList<>(shown);
+        all.add(java.nio.file.Path.of(System.getProperty("patchgrade.fixtures", "target/fixtures")).toAbsolutePath());
+        return new SandboxSpec(mode, all, writable, hidden);
     }
 }

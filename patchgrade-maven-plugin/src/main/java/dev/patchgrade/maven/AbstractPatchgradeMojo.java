@@ -191,29 +191,10 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             SandboxSettings.createAbsent(ModuleOracles.outputDirectories(project, reactor(), userProperties));
         }
         SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.ofReactor(project, reactor(), userProperties),
-                project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths),
-                dev.patchgrade.core.grade.Neighbours.commonAncestor(buildDirectories()));
+                project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
         return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
                 workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId)
                 .withSuggestions(MavenSuggestions.INSTANCE);
-    }
-
-    /**
-     * The base directories of every module of the reactor: the build's own. Not a parent POM's beside them (a shared
-     * parent beside every generation of a task would make the whole farm the build's).
-     */
-    private List<Path> buildDirectories() {
-        List<Path> directories = new ArrayList<>();
-        List<MavenProject> projects = new ArrayList<>(reactor());
-        if (project != null) {
-            projects.add(project);
-        }
-        for (MavenProject each : projects) {
-            if (each.getBasedir() != null) {
-                directories.add(each.getBasedir().toPath());
-            }
-        }
-        return directories;
     }
 
     /** Every module of the reactor, those that {@code -pl} leaves out of this build too: their oracles are on the disk all the same. */

@@ -17,6 +17,10 @@ public class FreezeReferenceMojo extends AbstractPatchgradeMojo {
     @Parameter(required = true)
     private List<String> reference;
 
+    /** The directory holding the reference's own files, as in three-column: the files its command names there are frozen too. */
+    @Parameter
+    private File referenceHome;
+
     /** The sidecar file to write. */
     @Parameter(property = "patchgrade.referenceDigest", defaultValue = "${project.basedir}/src/test/patchgrade/reference.sha256", required = true)
     private File referenceDigest;
@@ -32,6 +36,6 @@ public class FreezeReferenceMojo extends AbstractPatchgradeMojo {
 
     @Override
     protected void executeGoal() {
-        ThreeColumnGoal.freeze(settings(), list("reference", reference), path(referenceDigest), force, gradeLog());
+        ThreeColumnGoal.freeze(settings(), list("reference", reference), path(referenceHome), path(referenceDigest), force, gradeLog());
     }
 }

@@ -1,7 +1,6 @@
 package dev.patchgrade.maven;
 
-import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.classify.ReferenceFiles;
+import dev.patchgrade.core.classify.ReferenceHome;
 import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.ExecutableCheck;
 import java.io.File;
@@ -22,12 +21,17 @@ import org.apache.maven.project.MavenProject;
 import org.codehaus.plexus.util.xml.Xpp3Dom;
 
 /**
- * The oracle files of every patchgrade execution of a module, read from the project model: a
- * candidate graded by one execution must not read the gold of another.
+ * The oracle files of every patchgrade execution of a module, read from the project model: a candidate graded
+ * by one execution must not read the gold of another. The sandbox shows a run only what it is given; this names
+ * what stays hidden inside that: the oracle files themselves (not the directories holding them, so an input kept
+ * beside them stays visible), and each frozen reference's home, which only that reference's runs see.
  */
 final class ModuleOracles {
     static final String PLUGIN_ARTIFACT = "patchgrade-maven-plugin";
     private static final List<String> ORACLE_PARAMETERS = List.of("envelope", "cases", "gold", "referenceDigest", "expectStdout");
+    /** Where the goals' defaults put oracles, configured or not. */
+    private static final List<String> DEFAULT_ORACLES = List.of("src/test/patchgrade/envelope.json", "src/test/patchgrade/cases.txt",
+            "src/test/patchgrade/cases.jsonl", "src/test/patchgrade/gold", "src/test/patchgrade/reference.sha256");
 
     private ModuleOracles() {}
 
@@ -45,44 +49,18 @@ final class ModuleOracles {
         }
         Path base = project.getBasedir().toPath();
         Set<Path> oracles = new LinkedHashSet<>();
-        // Where the parameters' defaults put oracles, configured or not.
-        oracles.add(base.resolve("src/test/patchgrade"));
-        // Files the goals' own commands name are their inputs: a reference that names one too does not hide it
-        // from them (red team 14: a digest goal's honest `cat data/dict.txt`). With the programs they run and where
-        // they run, they also keep a reference's directory visible where they lie in it.
-        Set<Path> inputs = new LinkedHashSet<>();
-        List<Path> kept = new ArrayList<>();
-        for (Xpp3Dom configuration : configurations(project)) {
-            Path workingDirectory = workingDirectory(configuration, base);
-            kept.add(workingDirectory);
-            for (String command : List.of("command", "candidate")) {
-                List<String> words = words(configuration.getChild(command));
-                inputs.addAll(ReferenceFiles.namedFiles(words, workingDirectory));
-                inputs.addAll(ReferenceFiles.namedDirectories(words, workingDirectory));
-                inputs.addAll(ReferenceFiles.attachedFiles(words, workingDirectory));
-                if (!words.isEmpty() && words.get(0) != null) {
-                    ExecutableCheck.Resolution executable = ExecutableCheck.resolve(words.get(0), workingDirectory,
-                            ChildEnvironment.pinned(environment(configuration)));
-                    if (executable.path() != null) {
-                        kept.add(executable.path());
-                    }
-                }
-            }
-        }
-        kept.addAll(inputs);
+        DEFAULT_ORACLES.forEach(name -> oracles.add(base.resolve(name)));
         for (Xpp3Dom configuration : configurations(project)) {
             for (String name : ORACLE_PARAMETERS) {
-                add(value(configuration.getChild(name)), base, oracles);
+                add(value(configuration.getChild(name), project, userProperties), base, oracles);
             }
-            // Another execution's reports hold every row's golden (red team 16).
-            add(value(configuration.getChild("reportsDirectory")), base, oracles);
-            // The frozen reference of a three-column execution: any other goal's candidate could run it and print
-            // its answers. The goal that runs it shows it again to its own reference launcher. Its executable, its
-            // script, the files its command names and the directory it lives in (the system's own executable
-            // running them is no oracle: every candidate's system() needs /bin/sh), resolved where the execution runs.
-            List<Path> reference = referenceFiles(words(configuration.getChild("reference")), workingDirectory(configuration, base), base,
-                    environment(configuration), kept);
-            reference.stream().filter(file -> !inputs.contains(file)).forEach(oracles::add);
+            // Another execution's reports hold every row's golden.
+            add(value(configuration.getChild("reportsDirectory"), project, userProperties), base, oracles);
+            // A frozen reference: any other goal's candidate could run it and print its answers.
+            Path home = referenceHome(configuration, project, userProperties);
+            if (home != null) {
+                oracles.add(home);
+            }
         }
         for (String name : ORACLE_PARAMETERS) {
             for (String value : property(name, project, userProperties)) {
@@ -93,10 +71,39 @@ final class ModuleOracles {
         return new ArrayList<>(oracles);
     }
 
-    private static List<String> words(Xpp3Dom list) {
+    /** A three-column execution's {@code referenceHome}, or the default its {@code reference} gives; {@code null} for none. */
+    private static Path referenceHome(Xpp3Dom configuration, MavenProject project, Properties userProperties) {
+        Path base = project.getBasedir().toPath();
+        String configured = value(configuration.getChild("referenceHome"), project, userProperties);
+        if (configured != null && !configured.isBlank() && !configured.contains("${")) {
+            return resolve(configured, base);
+        }
+        List<String> words = words(configuration.getChild("reference"), project, userProperties);
+        if (words.isEmpty() || words.get(0) == null || words.get(0).contains("${")) {
+            return null;
+        }
+        Path workingDirectory = workingDirectory(configuration, base);
+        ExecutableCheck.Resolution executable = ExecutableCheck.resolve(words.get(0), workingDirectory,
+                ChildEnvironment.pinned(environment(configuration)));
+        // Not built yet: the home its path will have is hidden all the same.
+        Path program = executable.path() != null ? executable.path()
+                : words.get(0).contains("/") ? workingDirectory.resolve(words.get(0)).normalize() : null;
+        if (program == null) {
+            return null;
+        }
+        Path home = ReferenceHome.defaultHome(program);
+        // A system program's directory is no reference's own (the goal itself says to set referenceHome); in one holding the
+        // project, the executable alone is the reference's (the goal warns).
+        if (home == null || ReferenceHome.system(home)) {
+            return null;
+        }
+        return base.toAbsolutePath().normalize().startsWith(home) ? program : home;
+    }
+
+    private static List<String> words(Xpp3Dom list, MavenProject project, Properties userProperties) {
         List<String> words = new ArrayList<>();
         for (int i = 0; list != null && i < list.getChildCount(); i++) {
-            words.add(value(list.getChild(i)));
+            words.add(value(list.getChild(i), project, userProperties));
         }
         return words;
     }
@@ -120,33 +127,6 @@ final class ModuleOracles {
         return environment;
     }
 
-    private static List<Path> referenceFiles(List<String> words, Path base, Path project, Map<String, String> environment, List<Path> kept) {
-        if (words.isEmpty() || words.get(0) == null) {
-            return List.of();
-        }
-        boolean path = words.get(0).contains("/");
-        ExecutableCheck.Resolution executable = ExecutableCheck.resolve(words.get(0), base, ChildEnvironment.pinned(environment));
-        if (!executable.ok()) {
-            // Not built yet, or not there: the path it will have is hidden all the same.
-            return path ? List.of(base.resolve(words.get(0)).toAbsolutePath().normalize()) : List.of();
-        }
-        List<Path> files;
-        try {
-            files = new ArrayList<>(ReferenceFiles.of(executable.path(), words, base, kept, project, ChildEnvironment.pinned(environment))
-                    .hidden(List.of()));
-        } catch (PatchgradeException e) {
-            return List.of(); // an interpreter without a script: the goal itself says so
-        }
-        Path program = executable.path().toAbsolutePath().normalize();
-        if (!path && ReferenceFiles.system(ReferenceFiles.real(program))) {
-            // A program of the system found on the PATH is a tool every goal may run (hiding `sort` would break every
-            // goal that sorts); what its command names still is the reference's.
-            files.remove(program);
-            files.remove(ReferenceFiles.real(program));
-        }
-        return files;
-    }
-
     /**
      * The plugin's configurations and its executions', in the effective build, in its plugin management and in
      * every profile, active or not: a profile this build leaves off still has its oracles on the disk.
@@ -166,17 +146,16 @@ final class ModuleOracles {
         return configurations;
     }
 
-    /** A parameter set through its property: {@code -D} first, then the project's {@code <properties>}. */
     /**
      * Every value the parameter's property has: the user's ({@code -D}), the JVM's ({@code MAVEN_OPTS},
-     * {@code .mvn/jvm.config}: Maven's evaluator reads those too, red team 18) and the project's.
+     * {@code .mvn/jvm.config}: Maven's evaluator reads those too) and the project's.
      */
     private static List<String> property(String parameter, MavenProject project, Properties userProperties) {
         String name = "patchgrade." + parameter;
         List<String> values = new ArrayList<>();
         List<String> candidates = new ArrayList<>(java.util.Arrays.asList(userProperties.getProperty(name), System.getProperty(name),
                 project.getProperties().getProperty(name)));
-        // A profile's properties, active or not, the project's and its parents' (red team 19).
+        // A profile's properties, active or not, the project's and its parents'.
         for (MavenProject at = project; at != null; at = at.getParent()) {
             if (at.getModel() != null) {
                 for (Profile profile : at.getModel().getProfiles()) {
@@ -196,13 +175,19 @@ final class ModuleOracles {
         return element == null ? null : element.getValue();
     }
 
+    /** The element's value with the expressions a POM commonly puts in a path replaced ({@code ${project.basedir}}, properties). */
+    private static String value(Xpp3Dom element, MavenProject project, Properties userProperties) {
+        String raw = value(element);
+        return raw == null ? null : Interpolation.of(project, userProperties).apply(raw);
+    }
+
     private static List<Plugin> plugins(MavenProject project) {
         List<Plugin> plugins = new ArrayList<>(project.getBuildPlugins());
         Build build = project.getBuild();
         if (build != null && build.getPluginManagement() != null) {
             plugins.addAll(build.getPluginManagement().getPlugins());
         }
-        // The project's profiles and its parents' (a profile a parent declares is not in the child's model: red team 18).
+        // The project's profiles and its parents' (a profile a parent declares is not in the child's model).
         List<Profile> profiles = new ArrayList<>();
         for (MavenProject at = project; at != null; at = at.getParent()) {
             if (at.getModel() != null) {
@@ -284,7 +269,7 @@ final class ModuleOracles {
      * Where the goals of every module of the reactor write what holds the goldens: kept streams and candidate digests
      * ({@code target/patchgrade}) and reports, the default and each execution's {@code reportsDirectory}. A directory
      * that is absent when a launcher opens cannot be hidden, and under {@code mvn -T} another module writes there while
-     * this one's candidates run (red team 16): the goal creates them first.
+     * this one's candidates run: the goal creates them first.
      */
     static List<Path> outputDirectories(MavenProject project, List<MavenProject> reactor, Properties userProperties) {
         Set<Path> directories = new LinkedHashSet<>();
@@ -311,7 +296,7 @@ final class ModuleOracles {
             add(value, base, directories);
         }
         for (Xpp3Dom configuration : configurations(module)) {
-            add(value(configuration.getChild("reportsDirectory")), base, directories);
+            add(value(configuration.getChild("reportsDirectory"), module, userProperties), base, directories);
         }
         return directories;
     }
@@ -320,7 +305,11 @@ final class ModuleOracles {
         if (value == null || value.isBlank() || value.contains("${")) {
             return;
         }
+        oracles.add(resolve(value, base));
+    }
+
+    private static Path resolve(String value, Path base) {
         File file = new File(value.strip());
-        oracles.add((file.isAbsolute() ? file.toPath() : base.resolve(file.toPath())).normalize());
+        return (file.isAbsolute() ? file.toPath() : base.resolve(file.toPath())).normalize();
     }
 }

@@ -32,6 +32,14 @@ public class ThreeColumnMojo extends AbstractGradingMojo {
     @Parameter(required = true)
     private List<String> candidate;
 
+    /**
+     * The directory holding the reference's own files (its executable, libraries, script and data): shown to the
+     * reference's runs, hidden from the candidate's. Default: the executable's directory, or its install prefix
+     * where that directory is {@code bin}.
+     */
+    @Parameter
+    private File referenceHome;
+
     /** The reference's SHA-256 sidecar, in sha256sum format (see freeze-reference). */
     @Parameter(property = "patchgrade.referenceDigest", defaultValue = "${project.basedir}/src/test/patchgrade/reference.sha256", required = true)
     private File referenceDigest;
@@ -68,6 +76,7 @@ public class ThreeColumnMojo extends AbstractGradingMojo {
                 .reference(list("reference", reference))
                 .candidate(list("candidate", candidate))
                 .referenceDigest(path(referenceDigest))
+                .referenceHome(path(referenceHome))
                 .comparison(Comparison.parse(comparison))
                 .timeoutSeconds(timeout)
                 .parallel(CaseRunner.workers(parallel))

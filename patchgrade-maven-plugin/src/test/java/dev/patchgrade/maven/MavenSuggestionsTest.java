@@ -92,8 +92,9 @@ class MavenSuggestionsTest {
                 .startsWith("<command> has an empty argument (argument 2 of 2)");
         assertThat(new PatchgradeException(ErrorName.BAD_PARAMETER, "names no setting").message(maven)).as("shown as written")
                 .isEqualTo("names no setting");
-        assertThat(SandboxHints.forStderr("/home/ci/a.so: Permission denied", List.of(Path.of("/home/ci")), maven))
-                .singleElement().asString().endsWith("add it to <readOnlyPaths>");
+        assertThat(SandboxHints.forStderr(dir + ": No such file or directory", List.of(),
+                List.of(dev.patchgrade.core.launch.SandboxSpec.of(dev.patchgrade.core.launch.SandboxSpec.Mode.REQUIRED)), null, maven))
+                .singleElement().asString().contains("add it or its directory to <readOnlyPaths> (to <writablePaths>");
     }
 
     /** The three messages that once wrote Maven's own words into the core read as they did. */

@@ -21,7 +21,7 @@ import java.util.regex.Matcher;
 /**
  * The frozen reference's identity, in {@code sha256sum} format: {@code <hex>  <path>}, the path
  * optional ({@code *} before it for binary mode is accepted too), hex in either case. One line per frozen file
- * ({@link ReferenceFiles}): the executable first, then the files its command names, in the command's order.
+ * ({@link ReferenceHome}): the executable first, then the files its command names inside the reference's home, in the command's order.
  */
 public final class ReferenceSidecar {
     private static final java.util.regex.Pattern LINE = java.util.regex.Pattern.compile("([0-9a-fA-F]{64})(?:[ \\t]+\\*?(.*))?");

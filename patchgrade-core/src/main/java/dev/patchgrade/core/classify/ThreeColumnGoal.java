@@ -29,7 +29,7 @@ public final class ThreeColumnGoal {
      *     pass) every goal shares
      */
     public record Options(GoalSettings settings, RunSettings run, List<String> reference, List<String> candidate, Path referenceDigest,
-            Comparison comparison) {}
+            Comparison comparison, Path referenceHome) {}
 
     public static Builder builder(GoalSettings settings) {
         return new Builder(settings);
@@ -41,6 +41,7 @@ public final class ThreeColumnGoal {
         private List<String> candidate;
         private Path referenceDigest;
         private Comparison comparison = Comparison.parse("trim");
+        private Path referenceHome;
 
         private Builder(GoalSettings settings) {
             super(settings);
@@ -61,23 +62,38 @@ public final class ThreeColumnGoal {
             return this;
         }
 
+        /** {@code referenceHome}: {@code null} for the executable's directory (its prefix where that is {@code bin}). */
+        public Builder referenceHome(Path value) {
+            referenceHome = value;
+            return this;
+        }
+
         public Builder comparison(Comparison value) {
             comparison = value;
             return this;
         }
 
         public Options build() {
-            return new Options(settings, run(), reference, candidate, referenceDigest, comparison);
+            return new Options(settings, run(), reference, candidate, referenceDigest, comparison, referenceHome);
         }
     }
 
     public static String freeze(GoalSettings settings, List<String> reference, Path sidecar, boolean force, GradeLog log) {
+        return freeze(settings, reference, null, sidecar, force, log);
+    }
+
+    public static String freeze(GoalSettings settings, List<String> reference, Path referenceHome, Path sidecar, boolean force, GradeLog log) {
         if (Files.exists(sidecar) && !force) {
             throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, sidecar + " exists and freeze-reference does not overwrite it. If the new "
                     + "reference was reviewed, re-run as `" + settings.rerecord("freeze-reference") + "` (or set "
                     + settings.suggestions().configured(Setting.FORCE.is("true")) + ") and commit the sidecar");
         }
-        ReferenceFiles files = referenceFiles(settings, reference);
+        ReferenceHome files = referenceHome(settings, reference, referenceHome);
+        for (Path library : files.librariesOutside(settings.workingDirectory(), ChildEnvironment.pinned(settings.environment()))) {
+            log.warn("the reference " + files.executable() + " loads " + library + ", which lies outside its home " + files.home()
+                    + ": a candidate can read it. Install the reference with its libraries into a prefix of its own (e.g. `cmake --install "
+                    + "build --prefix target/frozen`), or set referenceHome to a directory holding both");
+        }
         StringBuilder lines = new StringBuilder();
         for (Path file : files.frozen()) {
             lines.append(ReferenceSidecar.line(ReferenceSidecar.sha256(file), ProjectPaths.portable(file, settings.projectDirectory())));
@@ -93,10 +109,9 @@ public final class ThreeColumnGoal {
         return sha;
     }
 
-    /** The reference's executable and the files its command names (an interpreter's script), as frozen and hidden. */
-    static ReferenceFiles referenceFiles(GoalSettings settings, List<String> reference) {
-        return ReferenceFiles.of(referenceExecutable(settings, reference), reference, settings.workingDirectory(), settings.projectDirectory(),
-                dev.patchgrade.core.launch.ChildEnvironment.pinned(settings.environment()));
+    /** The reference's home, and what of it is frozen: the executable and the files its command names there. */
+    public static ReferenceHome referenceHome(GoalSettings settings, List<String> reference, Path configured) {
+        return ReferenceHome.of(referenceExecutable(settings, reference), reference, configured, settings.workingDirectory());
     }
 
     public static GoalResult grade(Options options, GradeLog log) {

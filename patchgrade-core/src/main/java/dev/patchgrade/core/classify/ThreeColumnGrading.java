@@ -33,8 +33,7 @@ import java.util.Map;
 final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row> {
     private final Options options;
     private final ThreeColumnReport report;
-    private ReferenceFiles referenceFiles;
-    private Path referenceBinary;
+    private ReferenceHome referenceFiles;
     private Launcher referenceLauncher;
     private Launcher candidateLauncher;
 
@@ -58,8 +57,7 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         if (options.run().timeoutSeconds() <= 0) {
             throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.run().timeoutSeconds() + ")");
         }
-        referenceFiles = ThreeColumnGoal.referenceFiles(settings, options.reference());
-        referenceBinary = referenceFiles.frozen().get(0);
+        referenceFiles = ThreeColumnGoal.referenceHome(settings, options.reference(), options.referenceHome());
     }
 
     @Override
@@ -84,16 +82,16 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
      * {@link DriftPattern#REFERENCE_IDENTITY_DRIFT} where the reference is not the frozen one (or none was frozen),
      * {@code null} where it is: the worst pattern of all, found before any row runs.
      */
-    static DriftPattern identity(Options options, ReferenceFiles files) {
+    static DriftPattern identity(Options options, ReferenceHome files) {
         List<String> frozen = ReferenceSidecar.read(options.referenceDigest(), options.settings().rerecord("freeze-reference"));
         return frozen != null && frozen.equals(digests(files)) ? null : DriftPattern.REFERENCE_IDENTITY_DRIFT;
     }
 
-    private static List<String> digests(ReferenceFiles files) {
+    private static List<String> digests(ReferenceHome files) {
         return files.frozen().stream().map(ReferenceSidecar::sha256).toList();
     }
 
-    private String identityMessage(ReferenceFiles files) {
+    private String identityMessage(ReferenceHome files) {
         String actual = String.join(", ", digests(files));
         String named = String.join(", ", files.frozen().stream().map(Path::toString).toList());
         List<String> frozen = ReferenceSidecar.read(options.referenceDigest(), settings.rerecord("freeze-reference"));
@@ -126,29 +124,16 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     @Override
     protected AutoCloseable openLaunchers(GradeLog log) {
         List<Path> oracles = List.of(options.run().cases(), options.referenceDigest());
+        java.util.function.Supplier<Iterable<Case>> cases = () -> CasesFile.open(options.run().cases(), true, dev.patchgrade.core.cases.Shard.ALL);
+        // The candidate must not run the reference and print its answers: the reference's home is hidden from it.
         List<Path> candidateBinary = settings.executablesOf(options.candidate());
-        List<Path> candidateFiles = new ArrayList<>(candidateBinary);
-        candidateFiles.addAll(ReferenceFiles.namedFiles(options.candidate(), settings.workingDirectory()));
-        // A directory the candidate is given too (an input directory both read) stays visible to it.
-        candidateFiles.addAll(ReferenceFiles.namedDirectories(options.candidate(), settings.workingDirectory()));
-        candidateFiles.addAll(ReferenceFiles.attachedFiles(options.candidate(), settings.workingDirectory()));
-        // The candidate must not run the reference and print its answers: its files (and the directory of its
-        // executable, with the libraries beside it) hidden while a candidate runs, unless the candidate is the
-        // reference binary itself (run with other arguments).
         List<Path> hiddenFromCandidate = new ArrayList<>(oracles);
-        hiddenFromCandidate.addAll(ReferenceFiles.of(referenceBinary, options.reference(), settings.workingDirectory(), candidateFiles,
-                settings.projectDirectory(), dev.patchgrade.core.launch.ChildEnvironment.pinned(settings.environment())).hidden(candidateFiles));
-        hiddenFromCandidate.addAll(hiddenForCasesOwnSettings(candidateFiles));
-        if (sameFile(candidateBinary, referenceBinary)) {
-            hiddenFromCandidate.remove(referenceBinary);
-        }
-        // The reference's own directories (its prefix, the modules its interpreter loads) are the module's oracles
-        // for every other launcher: this one runs from them.
-        List<Path> referenceRuns = new ArrayList<>(referenceFiles.frozen());
-        referenceRuns.addAll(referenceFiles.directories());
-        referenceLauncher = settings.openLauncher(log, oracles, referenceRuns);
+        hiddenFromCandidate.addAll(referenceFiles.hiddenFromCandidate(candidateBinary.isEmpty() ? null : candidateBinary.get(0),
+                settings.workingDirectory(), log));
+        referenceLauncher = settings.openLauncher(log, oracles,
+                dev.patchgrade.core.grade.RunInputs.of(options.reference(), cases).showingAlso(List.of(referenceFiles.home())));
         try {
-            candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, candidateBinary);
+            candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, dev.patchgrade.core.grade.RunInputs.of(options.candidate(), cases));
         } catch (RuntimeException e) {
             referenceLauncher.close();
             throw e;
@@ -158,40 +143,6 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
                 // both closed, the candidate's first
             }
         };
-    }
-
-    /**
-     * What the reference is where a case gives it a directory or variables of its own ({@code cwd}, {@code env}):
-     * there {@code env PATH=...} finds another program, {@code LD_LIBRARY_PATH} loads other libraries, a relative
-     * RUNPATH is another directory (red team 19). Each distinct setting of the file is classified once.
-     */
-    private List<Path> hiddenForCasesOwnSettings(List<Path> candidateFiles) {
-        java.util.Set<Path> hidden = new java.util.LinkedHashSet<>();
-        java.util.Set<List<Object>> seen = new java.util.HashSet<>();
-        Map<String, String> base = dev.patchgrade.core.launch.ChildEnvironment.pinned(settings.environment());
-        for (Case c : CasesFile.open(options.run().cases(), true, dev.patchgrade.core.cases.Shard.ALL)) {
-            if ((c.cwd() == null && c.env().isEmpty()) || !seen.add(List.of(String.valueOf(c.cwd()), c.env()))) {
-                continue;
-            }
-            Path directory = c.cwd() == null ? settings.workingDirectory() : settings.workingDirectory().resolve(c.cwd()).normalize();
-            Map<String, String> environment = new java.util.LinkedHashMap<>(base);
-            environment.putAll(c.env());
-            dev.patchgrade.core.launch.ExecutableCheck.Resolution program = dev.patchgrade.core.launch.ExecutableCheck.resolve(
-                    options.reference().get(0), directory, environment);
-            if (program.path() != null && Files.isRegularFile(program.path())) {
-                hidden.addAll(ReferenceFiles.of(program.path(), options.reference(), directory, candidateFiles, settings.projectDirectory(),
-                        environment).hidden(candidateFiles));
-            }
-        }
-        return List.copyOf(hidden);
-    }
-
-    private static boolean sameFile(List<Path> candidate, Path reference) {
-        try {
-            return !candidate.isEmpty() && Files.isSameFile(candidate.get(0), reference);
-        } catch (IOException e) {
-            return false;
-        }
     }
 
     @Override

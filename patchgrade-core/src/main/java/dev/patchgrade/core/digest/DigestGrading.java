@@ -96,7 +96,8 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
 
     @Override
     protected AutoCloseable openLaunchers(GradeLog log) {
-        launcher = settings.openLauncher(log, oracles(), settings.executablesOf(options.command()), options.run().parallel());
+        launcher = settings.openLauncher(log, oracles(), dev.patchgrade.core.grade.RunInputs.of(options.command(),
+                () -> CasesFile.open(options.run().cases(), false, dev.patchgrade.core.cases.Shard.ALL)), options.run().parallel());
         return launcher;
     }
 

@@ -46,7 +46,8 @@ final class DigestRecording {
         // sibling that replaces the old gold only once every case is written.
         try (GoldWriter writer = GoldWriter.open(options.gold(), toolchain, options.normalize())) {
             try (BuildLock lock = BuildLock.take(settings.outputDirectory());
-                    Launcher launcher = settings.openLauncher(log, List.of(options.run().cases(), options.gold()), settings.executablesOf(options.command()),
+                    Launcher launcher = settings.openLauncher(log, List.of(options.run().cases(), options.gold()), dev.patchgrade.core.grade.RunInputs.of(options.command(),
+                            () -> CasesFile.open(options.run().cases(), false, Shard.ALL)),
                             options.run().parallel())) {
                 CaseRunner.forEach(cases, options.run().parallel() * Launchers.CALLERS_PER_CHILD,
                         c -> written(sampled(launcher, options, normalizer, c, log), options, normalizer, basedir, writer), r -> false, summary::add,

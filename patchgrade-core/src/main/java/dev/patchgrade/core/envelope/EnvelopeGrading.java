@@ -81,7 +81,7 @@ final class EnvelopeGrading {
         InstructionCounters.Choice counter = envelope.ceilings().containsKey(Ceiling.INSTRUCTIONS)
                 ? instructionCounter(options, envelope, request) : null;
         InstructionCount count = null;
-        try (Launcher launcher = settings.openLauncher(log, oracles, settings.executablesOf(command))) {
+        try (Launcher launcher = settings.openLauncher(log, oracles, dev.patchgrade.core.grade.RunInputs.of(command))) {
             for (int i = 0; i < measured.runs(); i++) {
                 // One child at a time: a quiet machine is part of the measurement.
                 runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", command)));

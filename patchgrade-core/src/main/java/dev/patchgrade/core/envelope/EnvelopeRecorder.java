@@ -57,7 +57,7 @@ final class EnvelopeRecorder {
                 InstructionCounters.choose(measured.instructionCounter(), null, request.environment().get("PATH")));
         InstructionCount count = null;
         try (BuildLock lock = BuildLock.take(settings.outputDirectory());
-                Launcher launcher = settings.openLauncher(log, List.of(file), settings.executablesOf(measured.command()))) {
+                Launcher launcher = settings.openLauncher(log, List.of(file), dev.patchgrade.core.grade.RunInputs.of(measured.command()))) {
             for (int i = 0; i < measured.runs(); i++) {
                 runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", measured.command())));
             }
@@ -73,7 +73,7 @@ final class EnvelopeRecorder {
         long slowest = runs.stream().mapToLong(EnvelopeRun::wallMillis).max().orElse(0);
         long timeout = EnvelopeGoal.recordedTimeout(options.run().timeoutSeconds(), slowest);
         EnvelopeRecording recording = EnvelopeRecording.of(EnvelopeGoal.portable(measured.command(), options.settings().projectDirectory()),
-                timeout, runs, options.slack(), host, toolchain);
+                timeout, runs, options.slack(), host, toolchain, stderr -> settings.facts().hintText(stderr, log, settings.suggestions()));
         if (count != null) {
             recording = recording.withInstructions(count, options.instructionSlackPercent());
         } else if (measured.instructionCounter() != CounterMode.NONE) {

@@ -21,6 +21,12 @@ public record EnvelopeRecording(
 
     public static EnvelopeRecording of(List<String> cmd, double timeoutSeconds, List<EnvelopeRun> runs, Slack slack,
             HostInfo host, String toolchain) {
+        return of(cmd, timeoutSeconds, runs, slack, host, toolchain, stderr -> "");
+    }
+
+    /** @param hints what the sandbox has to say about a run's stderr (the path it did not show), appended to a failure */
+    public static EnvelopeRecording of(List<String> cmd, double timeoutSeconds, List<EnvelopeRun> runs, Slack slack,
+            HostInfo host, String toolchain, java.util.function.UnaryOperator<String> hints) {
         if (runs.isEmpty()) {
             throw new IllegalArgumentException("a recording needs at least one run");
         }
@@ -28,8 +34,10 @@ public record EnvelopeRecording(
             EnvelopeRun run = runs.get(i);
             if (!run.clean()) {
                 String failure = "the known-good command " + String.join(" ", cmd) + " did not finish cleanly in run " + (i + 1) + " (" + describe(run)
-                        + "); an envelope is recorded only from a run that exits 0 within the timeout. Fix the command or raise ";
-                throw new PatchgradeException(ErrorName.BASELINE_FAILED, shown -> failure + shown.setting(Setting.TIMEOUT));
+                        + dev.patchgrade.core.report.StderrTail.of(run.stderrExcerpt()) + hints.apply(run.stderrExcerpt())
+                        + "\nAn envelope is recorded only from a run that exits 0 within the timeout. Fix the command"
+                        + (run.timedOut() ? " or raise " : "");
+                throw new PatchgradeException(ErrorName.BASELINE_FAILED, shown -> failure + (run.timedOut() ? shown.setting(Setting.TIMEOUT) : ""));
             }
             String escaped = Usage.escapedWaitReason(run.unwaitedCpuMicros(), Ceiling.RSS.label());
             if (escaped != null) {

@@ -14,7 +14,15 @@ import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.launch.NativeHelper;
 import dev.patchgrade.core.launch.SandboxSpec;
+import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.launch.LoadedLibraries;
+import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Objects;
+import java.util.Set;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,87 +95,91 @@ public record GoalSettings(
     }
 
     /** A launcher for this execution's children, sandboxed as {@link #sandboxSpec} says; its facts go to the reports. */
-    public Launcher openLauncher(GradeLog log, List<Path> ownOracles, List<Path> executables) {
-        return openLauncher(log, ownOracles, executables, Integer.MAX_VALUE);
+    public Launcher openLauncher(GradeLog log, List<Path> ownOracles, RunInputs inputs) {
+        return openLauncher(log, ownOracles, inputs, Integer.MAX_VALUE);
     }
 
     /** The same, running at most {@code concurrency} children at once however many threads launch through it. */
-    public Launcher openLauncher(GradeLog log, List<Path> ownOracles, List<Path> executables, int concurrency) {
-        SandboxSpec spec = sandboxSpec(ownOracles, executables);
+    public Launcher openLauncher(GradeLog log, List<Path> ownOracles, RunInputs inputs, int concurrency) {
+        SandboxSpec spec = sandboxSpec(ownOracles, inputs);
         Launcher launcher = Launchers.open(log, spec, concurrency, suggestions);
-        facts.observe(launcher, spec);
+        facts.observe(launcher, spec, workingDirectory);
         facts.warnCpuLimitation(log);
         return launcher;
     }
 
     /**
-     * What the children of this execution may see: the host read-only; the home directory hidden, but
-     * the project, the working directory and the {@code executables} this execution runs shown again;
-     * then hidden over those: every oracle of the module and of this execution ({@code ownOracles}),
-     * {@code hiddenPaths}, the reports, {@code target/patchgrade} and the launcher's cache; last,
-     * {@code readOnlyPaths} shown through any of it.
+     * What the children of this execution may see, built from what they are given: the working directory, the
+     * program and the libraries the loader lists for it, every existing path the command and the cases'
+     * arguments and directories name, the toolchain directories of {@code PATH} and {@code LD_LIBRARY_PATH},
+     * {@code readOnlyPaths}, and {@code writablePaths} writable. Hidden inside: every oracle of the reactor and
+     * of this execution ({@code ownOracles}), {@code hiddenPaths}, the reports, {@code target/patchgrade},
+     * version-control metadata and the launcher's cache. With the sandbox off, nothing is computed.
      */
-    public SandboxSpec sandboxSpec(List<Path> ownOracles, List<Path> executables) {
-        // The cgroup files would let one run leave a mark (memory charged) that the next reads.
-        List<Path> broad = List.of(Path.of(System.getProperty("user.home")), Path.of("/sys/fs/cgroup"));
-        List<Path> shown = new ArrayList<>();
-        if (sandbox.projectBase() != null) {
-            shown.add(sandbox.projectBase());
+    public SandboxSpec sandboxSpec(List<Path> ownOracles, RunInputs inputs) {
+        if (sandbox.mode() == SandboxSpec.Mode.OFF) {
+            return SandboxSpec.off();
         }
+        Map<String, String> pinned = ChildEnvironment.pinned(environment);
+        Set<Path> shown = new LinkedHashSet<>();
+        Set<Path> run = new LinkedHashSet<>();
         if (workingDirectory != null) {
-            shown.add(workingDirectory);
+            shown.add(workingDirectory.toAbsolutePath().normalize());
         }
-        for (Path executable : executables) {
-            if (executable != null) {
-                shown.add(executable);
-            }
-        }
-        // A module's oracles include the frozen reference of its three-column executions, with its directory or
-        // install prefix: hidden from every launcher but the one that runs it. One that holds what this launcher
-        // runs is left to it (hidden, the run could not start: a reference in frozen/bin whose candidate is elsewhere).
-        List<Path> run = executables.stream().filter(java.util.Objects::nonNull).map(GoalSettings::sameFile).toList();
-        List<Path> oracles = new ArrayList<>(sandbox.moduleOracles().stream()
-                .filter(oracle -> run.stream().noneMatch(file -> file.startsWith(sameFile(oracle)))).toList());
-        oracles.addAll(sandbox.hiddenPaths());
-        ownOracles.stream().filter(java.util.Objects::nonNull).forEach(oracles::add);
-        oracles.add(reportsDirectory);
-        oracles.add(outputDirectory);
-        // The repository holds every committed oracle again (git show HEAD:gold/...): hidden too.
-        oracles.addAll(repositoryMetadata(sandbox.projectBase()));
-        oracles.addAll(repositoryMetadata(workingDirectory));
-        oracles.add(NativeHelper.cacheRoot());
-        if (sandbox.mode() != SandboxSpec.Mode.OFF) {
-            // Never what this launcher runs (a candidate named like the reference it patches).
-            Neighbours.copiesBeside(oracles).stream().filter(copy -> run.stream().noneMatch(file -> file.startsWith(sameFile(copy))))
-                    .forEach(oracles::add);
-            oracles.addAll(Neighbours.checkoutsBeside(sandbox.buildRoot() != null ? sandbox.buildRoot() : projectDirectory(),
-                    neededBeside(shown), broad.get(0)));
-        }
-        return new SandboxSpec(sandbox.mode(), broad, shown, oracles, sandbox.readOnlyPaths(), sandbox.writablePaths());
-    }
-
-    /**
-     * What a run needs that may lie beside the build: what it is shown, the directory Maven runs in, the user's
-     * read-only and writable paths and every absolute path its environment names ({@code PATH},
-     * {@code LD_LIBRARY_PATH}...).
-     */
-    private List<Path> neededBeside(List<Path> shown) {
-        List<Path> needed = new ArrayList<>(shown);
-        needed.add(Path.of(System.getProperty("user.dir")));
-        needed.addAll(sandbox.readOnlyPaths());
-        needed.addAll(sandbox.writablePaths());
-        for (String value : ChildEnvironment.pinned(environment).values()) {
-            for (String entry : value.split(":")) {
-                if (entry.startsWith("/")) {
-                    try {
-                        needed.add(Path.of(entry));
-                    } catch (java.nio.file.InvalidPathException e) {
-                        // no path: nothing a run could need there
-                    }
+        shown.addAll(RunInputs.searchPaths(pinned));
+        shown.addAll(programAndNamed(inputs.command(), workingDirectory, pinned, run));
+        if (inputs.cases() != null && !inputs.command().isEmpty()) {
+            Set<List<Object>> settingsSeen = new HashSet<>();
+            for (Case c : inputs.cases().get()) {
+                Path directory = c.cwd() == null || workingDirectory == null ? workingDirectory : workingDirectory.resolve(c.cwd()).normalize();
+                if (directory != null && Files.isDirectory(directory)) {
+                    shown.add(directory);
+                }
+                shown.addAll(RunInputs.named(c.args(), directory));
+                // A case's own directory and variables may find another program, other libraries, another toolchain.
+                if ((c.cwd() != null || !c.env().isEmpty()) && settingsSeen.add(List.of(String.valueOf(c.cwd()), c.env()))) {
+                    Map<String, String> variables = new LinkedHashMap<>(pinned);
+                    variables.putAll(c.env());
+                    shown.addAll(RunInputs.searchPaths(variables));
+                    shown.addAll(programAndNamed(List.of(inputs.command().get(0)), directory, variables, run));
                 }
             }
         }
-        return needed;
+        shown.addAll(inputs.alsoShown());
+        inputs.alsoShown().forEach(path -> run.add(sameFile(path)));
+        shown.addAll(sandbox.readOnlyPaths());
+        // A module oracle holding what this launcher runs is left to it: a reference's home, to the reference's runs.
+        List<Path> hidden = new ArrayList<>(sandbox.moduleOracles().stream()
+                .filter(oracle -> run.stream().noneMatch(file -> file.startsWith(sameFile(oracle)))).toList());
+        hidden.addAll(sandbox.hiddenPaths());
+        ownOracles.stream().filter(Objects::nonNull).forEach(hidden::add);
+        hidden.add(reportsDirectory);
+        hidden.add(outputDirectory);
+        // The repository holds every committed oracle again (git show HEAD:gold/...).
+        Set<Path> repositories = new LinkedHashSet<>();
+        for (Path each : shown) {
+            repositories.addAll(repositoryMetadata(Files.isDirectory(each) ? each : each.getParent()));
+        }
+        sandbox.writablePaths().forEach(path -> repositories.addAll(repositoryMetadata(path)));
+        hidden.addAll(repositories);
+        hidden.add(NativeHelper.cacheRoot());
+        return new SandboxSpec(sandbox.mode(), List.copyOf(shown), sandbox.writablePaths(), hidden);
+    }
+
+    /** The program a command runs, its libraries and every path the command names, seen from {@code directory}. */
+    private static List<Path> programAndNamed(List<String> command, Path directory, Map<String, String> variables, Set<Path> run) {
+        if (command.isEmpty()) {
+            return List.of();
+        }
+        List<Path> found = new ArrayList<>();
+        ExecutableCheck.Resolution program = ExecutableCheck.resolve(command.get(0), directory, variables);
+        if (program.ok()) {
+            found.add(program.path());
+            run.add(sameFile(program.path()));
+            found.addAll(LoadedLibraries.of(program.path(), directory, variables));
+        }
+        found.addAll(RunInputs.named(command, directory));
+        return found;
     }
 
     /** The file a path names, links followed as the sandbox follows them where it exists. */

@@ -18,9 +18,16 @@ public final class LaunchFacts {
     private final java.util.Set<java.nio.file.Path> hidden = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.Set<String> hintsLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    void observe(Launcher launcher, dev.patchgrade.core.launch.SandboxSpec spec) {
+    private final java.util.List<dev.patchgrade.core.launch.SandboxSpec> views = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    private final AtomicReference<java.nio.file.Path> workingDirectory = new AtomicReference<>();
+
+    void observe(Launcher launcher, dev.patchgrade.core.launch.SandboxSpec spec, java.nio.file.Path directory) {
         hidden.addAll(spec.hidden());
-        hidden.addAll(spec.oracles());
+        views.add(spec);
+        if (directory != null) {
+            workingDirectory.compareAndSet(null, directory);
+        }
         SandboxStatus status = launcher.sandbox();
         // Of several launchers (reference and candidate), the report names the weakest.
         sandbox.accumulateAndGet(status, (old, now) -> old == null || old.active() ? now : old);
@@ -75,7 +82,9 @@ public final class LaunchFacts {
 
     /** Hints for a failing run whose stderr shows the sandbox refused it something; none without the sandbox. */
     public java.util.List<String> hints(String stderr, Suggestions shown) {
-        return sandbox().active() ? SandboxHints.forStderr(stderr, java.util.List.copyOf(hidden), shown) : java.util.List.of();
+        return sandbox().active() ? SandboxHints.forStderr(stderr, java.util.List.copyOf(hidden), java.util.List.copyOf(views),
+                workingDirectory.get(), shown)
+                : java.util.List.of();
     }
 
     /**

@@ -11,28 +11,19 @@ import java.util.List;
  * @param moduleOracles the oracle files of every patchgrade execution of the module and of every other
  *     module of the reactor, with the other modules' reports and kept streams (read from the project
  *     model), hidden from every child of every execution
- * @param projectBase the project's base directory, shown read-only even when it lies in a hidden area
- *     (a project checked out under the home directory)
+ * @param projectBase the project's base directory, where recorded paths are written relative to it
  * @param hiddenPaths {@code hiddenPaths}
  * @param readOnlyPaths {@code readOnlyPaths}
  * @param writablePaths {@code writablePaths}
- * @param buildRoot the top of the build (the directory holding every module of the reactor), beside
- *     which other checkouts are hidden; the project's base directory where null
  */
 public record SandboxSettings(SandboxSpec.Mode mode, List<Path> moduleOracles, Path projectBase, List<Path> hiddenPaths,
-        List<Path> readOnlyPaths, List<Path> writablePaths, Path buildRoot) {
+        List<Path> readOnlyPaths, List<Path> writablePaths) {
 
     public SandboxSettings {
         moduleOracles = moduleOracles == null ? List.of() : List.copyOf(moduleOracles);
         hiddenPaths = hiddenPaths == null ? List.of() : List.copyOf(hiddenPaths);
         readOnlyPaths = readOnlyPaths == null ? List.of() : List.copyOf(readOnlyPaths);
         writablePaths = writablePaths == null ? List.of() : List.copyOf(writablePaths);
-    }
-
-    /** A build of one project: its base directory is the top of the build. */
-    public SandboxSettings(SandboxSpec.Mode mode, List<Path> moduleOracles, Path projectBase, List<Path> hiddenPaths,
-            List<Path> readOnlyPaths, List<Path> writablePaths) {
-        this(mode, moduleOracles, projectBase, hiddenPaths, readOnlyPaths, writablePaths, null);
     }
 
     /** The default: sandbox where the kernel allows, nothing configured beyond what each goal hides itself. */
@@ -58,6 +49,6 @@ public record SandboxSettings(SandboxSpec.Mode mode, List<Path> moduleOracles, P
     }
 
     public SandboxSettings withMode(SandboxSpec.Mode newMode) {
-        return new SandboxSettings(newMode, moduleOracles, projectBase, hiddenPaths, readOnlyPaths, writablePaths, buildRoot);
+        return new SandboxSettings(newMode, moduleOracles, projectBase, hiddenPaths, readOnlyPaths, writablePaths);
     }
 }

@@ -33,6 +33,7 @@ public record Setting(String parameter, String property) {
     public static final Setting COMMAND = parameter("command");
     public static final Setting REFERENCE = parameter("reference");
     public static final Setting CANDIDATE = parameter("candidate");
+    public static final Setting REFERENCE_HOME = parameter("referenceHome");
     public static final Setting ENVIRONMENT = parameter("environment");
     public static final Setting WORKING_DIRECTORY = parameter("workingDirectory");
     public static final Setting NORMALIZE = parameter("normalize");

@@ -38,7 +38,6 @@ final class Scratch {
     private static final long MEMORY_ROOM = 2L << 30;
     private static final String LOCK = ".lock";
     /** Directories the sandbox mounts anew for each run. */
-    private static final Set<String> RENEWED_PER_RUN = Set.of("/tmp", "/dev/shm");
     /** A directory being made: no sweep looks at it, and none is left, unless the JVM died within those few calls. */
     private static final String CREATING = ".patchgrade-creating-";
     static final Set<Launcher> OPEN = ConcurrentHashMap.newKeySet();
@@ -125,32 +124,24 @@ final class Scratch {
 
     /**
      * {@code spec} with every launcher's scratch hidden, not only {@code own}: in three-column grading the
-     * reference runs through a launcher of its own, beside the candidate's, and a red-team candidate read the
-     * reference's output from its scratch while it ran. Each run's {@code /tmp} and {@code /dev/shm} are new, so
-     * a scratch there is out of sight anyway. Elsewhere (a {@code java.io.tmpdir} such as Jenkins'
-     * {@code workspace@tmp} or {@code $WORKSPACE/tmp}, {@code -Dpatchgrade.scratch}) the whole base is hidden
-     * with the oracles, after what the runs are shown (a base inside the project was shown again with it); a
-     * base that holds what they must see (the project under it) hides the scratch directories in it now.
+     * reference runs through a launcher of its own, beside the candidate's, and a candidate must not read the
+     * reference's output from its scratch while it runs. A scratch the view does not show is out of sight
+     * anyway; one inside a shown directory (the project under {@code java.io.tmpdir}) is hidden there.
      */
     static SandboxSpec hiddenFrom(SandboxSpec spec, Path own) {
         Path base = own.toAbsolutePath().getParent();
-        String real = SandboxSpec.realPath(base);
-        if (real == null || RENEWED_PER_RUN.contains(real) || real.equals("/")) {
-            return spec.hidingAlso(List.of(own));
-        }
-        List<Path> visible = new ArrayList<>(spec.shown());
-        visible.addAll(spec.readOnly());
-        visible.addAll(spec.writable());
-        visible.add(Path.of(System.getProperty("user.dir")));
-        boolean holdsVisible = visible.stream().map(SandboxSpec::realPath).filter(Objects::nonNull).anyMatch(path -> Path.of(path).startsWith(real));
-        if (!holdsVisible) {
-            return spec.hidingAlso(List.of(own, base));
-        }
         List<Path> scratches = new ArrayList<>(List.of(own));
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(base, PREFIX + "*")) {
             entries.forEach(scratches::add);
         } catch (IOException e) {
             // the base could not be listed: its scratches are as visible as before, ours is hidden
+        }
+        // The base itself where it holds nothing a run is shown: then not even the scratches' names are listed.
+        Path realBase = Path.of(Objects.requireNonNullElse(SandboxSpec.realPath(base), base.toString()));
+        List<Path> given = new ArrayList<>(spec.shown());
+        given.addAll(spec.writable());
+        if (given.stream().map(SandboxSpec::realPath).filter(Objects::nonNull).noneMatch(path -> Path.of(path).startsWith(realBase))) {
+            scratches.add(base);
         }
         return spec.hidingAlso(scratches);
     }

@@ -1631,12 +1631,14 @@ static ssize_t send_with_fds(int sock, const void *data, size_t len, const int *
 /* ---------------------------------------------------------------------------------------------
  * The sandbox.
  */
-#define MAX_PATHS 1024
-/* Mount operations in the order given: 'h' hide, 'r' show read-only, 'w' make writable. A later
+#define MAX_PATHS 4096
+/* Mount operations in the order given: 'r' show read-only, 'w' make writable, 'l' make a symbolic link,
+ * 'h' hide. A later
  * operation lies on top of an earlier one, so the caller orders them (oracles hidden last). */
 struct sandbox_op {
     char kind;
     const char *path;
+    const char *target; /* 'l': what the link holds */
 };
 struct sandbox_spec {
     struct sandbox_op ops[MAX_PATHS];
@@ -1751,6 +1753,22 @@ static int bind_back(const char *path, int writable) {
     return writable ? set_mount_attr(to, 0, MOUNT_ATTR_RDONLY, 1) : set_mount_attr(to, MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 1);
 }
 
+/* A symbolic link the view needs on the way to what it shows (/bin -> usr/bin, a linked build directory);
+ * where the path exists already (inside a bound directory) the host's own link is there. */
+static int make_link(const char *path, const char *target) {
+    char to[PATH_MAX];
+    snprintf(to, sizeof to, "/newroot%s", path);
+    struct stat st;
+    if (lstat(to, &st) == 0) return 0;
+    char parent[PATH_MAX];
+    snprintf(parent, sizeof parent, "%s", to);
+    char *slash = strrchr(parent, '/');
+    if (!slash || slash == parent) return -1;
+    *slash = '\0';
+    if (make_mount_point(parent, 1) != 0) return -1;
+    return symlink(target, to);
+}
+
 /*
  * The user namespace's maps, written by the helper from the parent namespace: mapping uid 0 needs
  * CAP_SETFCAP there, which the zygote no longer has once it has unshared. Never root inside: exec
@@ -1781,8 +1799,15 @@ static void build_root(int report) {
     close(hidden_file);
     if (syscall(SYS_pivot_root, ".", "oldroot") != 0) zygote_fail(report, "pivot_root");
     if (chdir("/") != 0) zygote_fail(report, "chdir_root");
-    if (mount("/oldroot", "/newroot", NULL, MS_BIND | MS_REC, NULL) != 0) zygote_fail(report, "bind_root");
-    if (set_mount_attr("/newroot", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 1) != 0) zygote_fail(report, "readonly_root");
+    /* The view is an empty tmpfs holding only what the caller names (an allow-list, as bubblewrap builds it):
+     * nothing of the host exists in it unless it is bound in below. Read-only once every mount point is made. */
+    if (mount("tmpfs", "/newroot", "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=1m,nr_inodes=65536") != 0) zygote_fail(report, "root_tmpfs");
+    if (mkdir("/newroot/dev", 0755) != 0 || mkdir("/newroot/proc", 0555) != 0 || mkdir("/newroot/tmp", 01777) != 0 ||
+        chmod("/newroot/tmp", 01777) != 0)
+        zygote_fail(report, "root_dirs");
+    /* The kernel mounts a new proc in a user namespace only where one is fully visible already: the host's is
+     * bound here, and PID 1 mounts the run's own over it before any run starts. */
+    if (mount("/oldroot/proc", "/newroot/proc", NULL, MS_BIND | MS_REC, NULL) != 0) zygote_fail(report, "root_proc");
     int hidden_dirs[MAX_PATHS + 48];
     int hidden_dir_count = 0;
     /* The host's /dev would hand uid 0 its consoles (a run writes a tty, the next reads it back
@@ -1866,6 +1891,10 @@ static void build_root(int report) {
             if (bind_back(op->path, op->kind == 'w') != 0) zygote_fail(report, op->kind == 'w' ? "bind_writable" : "bind_readonly");
             continue;
         }
+        if (op->kind == 'l') {
+            if (make_link(op->path, op->target) != 0) zygote_fail(report, "link");
+            continue;
+        }
         char to[PATH_MAX];
         snprintf(to, sizeof to, "/newroot%s", op->path);
         struct stat st;
@@ -1885,6 +1914,7 @@ static void build_root(int report) {
         if (set_mount_attr_fd(hidden_dirs[i], by_fd) != 0) zygote_fail(report, "hide_dir_ro");
         close(hidden_dirs[i]);
     }
+    if (set_mount_attr("/newroot", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID, 0, 0) != 0) zygote_fail(report, "readonly_root");
     /* The host tree goes away entirely: pivot into the new root and detach the old one. */
     if (chdir("/newroot") != 0) zygote_fail(report, "enter_newroot");
     if (syscall(SYS_pivot_root, ".", ".") != 0) zygote_fail(report, "pivot_newroot");
@@ -1931,7 +1961,7 @@ static int keep_count;
 static void hold_kept_paths(void) {
     for (int i = 0; i < spec.count; i++) {
         const char *path = spec.ops[i].path;
-        if (spec.ops[i].kind == 'h' || strncmp(path, "/tmp/", 5) != 0) continue;
+        if ((spec.ops[i].kind != 'r' && spec.ops[i].kind != 'w') || strncmp(path, "/tmp/", 5) != 0) continue;
         int fd = open(path, O_PATH | O_CLOEXEC);
         if (fd < 0) continue;
         keeps[keep_count].fd = fd;
@@ -2414,6 +2444,7 @@ static void forget_command_line(void) {
     for (int i = 0; i < spec.count; i++) {
         spec.ops[i].path = strdup(spec.ops[i].path);
         if (!spec.ops[i].path) _exit(2);
+        if (spec.ops[i].target && !(spec.ops[i].target = strdup(spec.ops[i].target))) _exit(2);
     }
     for (int i = 0; i < main_argc; i++) memset(main_argv[i], 0, strlen(main_argv[i]));
     snprintf(main_argv[0], 5, "%s", "init");
@@ -2828,9 +2859,10 @@ static void cleanup_and_exit(int code) {
     exit(code);
 }
 
-static int add_op(char kind, const char *path) {
-    if (spec.count >= MAX_PATHS || path[0] != '/') return 0;
+static int add_op(char kind, const char *path, const char *target) {
+    if (spec.count >= MAX_PATHS || path[0] != '/' || strcmp(path, "/") == 0) return 0;
     spec.ops[spec.count].kind = kind;
+    spec.ops[spec.count].target = target;
     spec.ops[spec.count++].path = path;
     return 1;
 }
@@ -2849,7 +2881,7 @@ int main(int argc, char **argv) {
     }
     signal(SIGPIPE, SIG_IGN);
     if (argc < 2) {
-        fprintf(stderr, "usage: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P] [--ro P] [--rw P] [--cgroup]\n");
+        fprintf(stderr, "usage: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--ro P] [--rw P] [--link P T] [--hide P] [--cgroup]\n");
         return 2;
     }
     pid_file = open(argv[1], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -2864,9 +2896,10 @@ int main(int argc, char **argv) {
         else if (strcmp(argv[i], "--sandbox") == 0) want_sandbox = 1;
         else if (strcmp(argv[i], "--cgroup") == 0) want_cgroup = 1;
         else if (strcmp(argv[i], "--deny-userns") == 0) spec.deny_userns = 1;
-        else if (i + 1 < argc && strcmp(argv[i], "--hide") == 0) { if (!add_op('h', argv[++i])) return 2; }
-        else if (i + 1 < argc && strcmp(argv[i], "--ro") == 0) { if (!add_op('r', argv[++i])) return 2; }
-        else if (i + 1 < argc && strcmp(argv[i], "--rw") == 0) { if (!add_op('w', argv[++i])) return 2; }
+        else if (i + 1 < argc && strcmp(argv[i], "--hide") == 0) { if (!add_op('h', argv[++i], NULL)) return 2; }
+        else if (i + 1 < argc && strcmp(argv[i], "--ro") == 0) { if (!add_op('r', argv[++i], NULL)) return 2; }
+        else if (i + 1 < argc && strcmp(argv[i], "--rw") == 0) { if (!add_op('w', argv[++i], NULL)) return 2; }
+        else if (i + 2 < argc && strcmp(argv[i], "--link") == 0) { i += 2; if (!add_op('l', argv[i - 1], argv[i])) return 2; }
         else {
             fprintf(stderr, "pg-launch-helper: unknown argument %s\n", argv[i]);
             return 2;

@@ -56,7 +56,7 @@ public final class LaunchBench {
             "launcher, sandbox off, 2 workers", "launcher, sandbox on, sequential", "launcher, sandbox on, 2 workers"};
         double[][] ms = new double[names.length][ROUNDS];
         try (Launcher open = Launchers.open(GradeLog.SILENT);
-                Launcher boxed = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED))) {
+                Launcher boxed = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED).showingAlso(List.of(Path.of(program))))) {
             LaunchRequest request = LaunchRequest.of(List.of(program));
             // Warm-up: helper start and the JIT, which keeps a C2 thread busy for several thousand launches;
             // what follows is the steady state of a long grading run.
@@ -359,7 +359,7 @@ public final class LaunchBench {
         System.out.printf(Locale.ROOT, "JVM holding %d MiB of heap%n%-40s %12s %12s %14s %8s%n", ballast.size(), "command", "sandbox off",
                 "sandbox on", "GNU time KB", "diff on");
         try (Launcher open = Launchers.open(GradeLog.SILENT);
-                Launcher boxed = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED))) {
+                Launcher boxed = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED).showingAlso(shownBy(commands)))) {
             for (String line : commands) {
                 List<String> command = line.startsWith("sh -c ") ? List.of("/bin/sh", "-c", line.substring(6)) : List.of(line.split(" "));
                 long ours = Long.MAX_VALUE;
@@ -388,5 +388,14 @@ public final class LaunchBench {
     private static String shortName(String line) {
         String[] parts = line.split(" ", 2);
         return Path.of(parts[0]).getFileName() + (parts.length > 1 ? " " + parts[1] : "");
+    }
+
+    /** Every existing path the commands name: what a goal's view would show them. */
+    private static List<Path> shownBy(String[] commands) {
+        List<Path> shown = new java.util.ArrayList<>();
+        for (String line : commands) {
+            shown.addAll(dev.patchgrade.core.grade.RunInputs.named(List.of(line.split("[ ;&]+")), null));
+        }
+        return shown;
     }
 }

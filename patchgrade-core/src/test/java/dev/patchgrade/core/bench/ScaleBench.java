@@ -46,7 +46,7 @@ public final class ScaleBench {
         double[] write = new double[ROUNDS];
         double[] rehash = new double[ROUNDS];
         try (Launcher open = Launchers.open(GradeLog.SILENT);
-                Launcher boxed = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED))) {
+                Launcher boxed = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED).showingAlso(List.of(java.nio.file.Path.of(program))))) {
             LaunchRequest request = LaunchRequest.of(List.of(program, "case-000001"));
             for (int i = 0; i < 3000; i++) {
                 open.launch(request);

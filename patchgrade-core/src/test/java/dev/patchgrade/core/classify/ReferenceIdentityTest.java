@@ -21,7 +21,7 @@ class ReferenceIdentityTest {
     void aSwappedReferenceIsTheWorstPattern() throws Exception {
         GoalSettings settings = new GoalSettings("three-column", "id", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
         Path sidecar = dir.resolve("reference.sha256");
-        ThreeColumnGoal.freeze(settings, List.of("/bin/echo"), sidecar, false, GradeLog.SILENT);
+        ThreeColumnGoal.freeze(settings, List.of("/bin/echo"), Files.createDirectories(dir.resolve("frozen")), sidecar, false, GradeLog.SILENT);
         ThreeColumnGoal.Options frozen = ThreeColumnGoal.builder(settings)
                 .cases(dir.resolve("cases.jsonl"))
                 .reference(List.of("/bin/echo"))
@@ -31,10 +31,10 @@ class ReferenceIdentityTest {
                 .timeoutSeconds(5)
                 .parallel(1)
                 .build();
-        assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/echo"), List.of("/bin/echo"), dir, dir))).isNull();
-        assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/cat"), List.of("/bin/cat"), dir, dir))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
+        assertThat(ThreeColumnGrading.identity(frozen, new ReferenceHome(dir, List.of(Path.of("/bin/echo"))))).isNull();
+        assertThat(ThreeColumnGrading.identity(frozen, new ReferenceHome(dir, List.of(Path.of("/bin/cat"))))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
         Files.delete(sidecar);
-        assertThat(ThreeColumnGrading.identity(frozen, ReferenceFiles.of(Path.of("/bin/echo"), List.of("/bin/echo"), dir, dir))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
+        assertThat(ThreeColumnGrading.identity(frozen, new ReferenceHome(dir, List.of(Path.of("/bin/echo"))))).isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
         assertThat(DriftPattern.values()[0]).as("worst first").isEqualTo(DriftPattern.REFERENCE_IDENTITY_DRIFT);
     }
 

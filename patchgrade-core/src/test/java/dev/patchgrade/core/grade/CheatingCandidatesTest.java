@@ -98,15 +98,15 @@ class CheatingCandidatesTest {
         }
         Path sidecar = dir.resolve(sidecarName);
         if (!Files.exists(sidecar)) {
-            ThreeColumnGoal.freeze(settings, referenceCommand, sidecar, false, GradeLog.SILENT);
+            ThreeColumnGoal.freeze(settings, referenceCommand, dir.resolve("frozen"), sidecar, false, GradeLog.SILENT);
         }
         return ThreeColumnGoal.builder(settings).cases(cases).reference(referenceCommand).candidate(candidate).referenceDigest(sidecar)
-                .comparison(Comparison.parse("trim")).timeoutSeconds(5).parallel(1).build();
+                .referenceHome(dir.resolve("frozen")).comparison(Comparison.parse("trim")).timeoutSeconds(5).parallel(1).build();
     }
 
     /**
-     * Red team 13: a reference run by an interpreter froze and hid /bin/sh, not its script. The candidate ran the
-     * script and passed; the script could change after freezing unnoticed; and every candidate lost /bin/sh.
+     * A reference run by an interpreter is its home: its script is frozen with the interpreter and hidden from the
+     * candidate, and the interpreter stays there for every candidate.
      */
     @Test
     void aCandidateCannotRunAnInterpretedReferencesScript() throws Exception {

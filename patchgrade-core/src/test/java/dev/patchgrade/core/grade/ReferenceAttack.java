@@ -14,7 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A three-column grade in a project of its own, for the red teams' attacks on the reference: one case whose golden
+ * A three-column grade in a project of its own, for attacks on the reference: one case whose golden
  * only the reference knows, a reference built as an attack needs it, and a candidate that tries to reach its code.
  */
 abstract class ReferenceAttack {
@@ -44,6 +44,11 @@ abstract class ReferenceAttack {
     }
 
     GoalResult threeColumn(String execution, SandboxSpec.Mode mode, List<String> reference, List<String> candidate) throws Exception {
+        return threeColumn(execution, mode, reference, candidate, null);
+    }
+
+    GoalResult threeColumn(String execution, SandboxSpec.Mode mode, List<String> reference, List<String> candidate, Path referenceHome)
+            throws Exception {
         GoalSettings settings = settings("three-column", execution, mode, moduleOracles);
         Path cases = dir.resolve("src/test/patchgrade/cases.jsonl");
         Files.createDirectories(cases.getParent());
@@ -52,9 +57,9 @@ abstract class ReferenceAttack {
         }
         Path sidecar = dir.resolve("src/test/patchgrade/" + execution + ".sha256");
         if (!Files.exists(sidecar)) {
-            ThreeColumnGoal.freeze(settings, reference, sidecar, false, GradeLog.SILENT);
+            ThreeColumnGoal.freeze(settings, reference, referenceHome, sidecar, false, GradeLog.SILENT);
         }
-        return ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings).cases(cases).reference(reference).candidate(candidate)
+        return ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings).cases(cases).reference(reference).candidate(candidate).referenceHome(referenceHome)
                 .referenceDigest(sidecar).comparison(Comparison.parse("trim")).timeoutSeconds(10).parallel(1).build(), GradeLog.SILENT);
     }
 

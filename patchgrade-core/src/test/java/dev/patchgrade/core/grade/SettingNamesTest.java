@@ -41,7 +41,7 @@ class SettingNamesTest {
                 catchThrowableOfType(PatchgradeException.class, () -> GoalSettings.command("reference", java.util.Arrays.asList("x", ""))).getMessage(),
                 catchThrowableOfType(PatchgradeException.class, () -> new GoalSettings("digest", "e", dir, dir, dir,
                         java.util.Collections.singletonMap("LUA_PATH", null))).getMessage(),
-                SandboxHints.forStderr("/home/ci/a.so: No such file or directory", List.of(Path.of("/home/ci")), Suggestions.PLAIN).get(0),
+                SandboxHints.forStderr("/a/b.so: Read-only file system", List.of(), List.of(), null, Suggestions.PLAIN).get(0),
                 unreadableReport().getMessage(),
                 GoalRun.defect(new IllegalStateException("boom")).getMessage(),
                 unwritableScratch().getMessage());
@@ -53,7 +53,7 @@ class SettingNamesTest {
         assertThat(messages.get(3)).contains("`run record-digest for execution ID` and commit it, or fix the path in the gold setting");
         assertThat(messages.get(4)).startsWith("the reference setting has an empty argument (argument 2 of 2)");
         assertThat(messages.get(5)).contains("give it one, as in environment.LUA_PATH=value");
-        assertThat(messages.get(6)).endsWith("add it to the readOnlyPaths setting");
+        assertThat(messages.get(6)).endsWith("add the directory to the writablePaths setting");
         assertThat(messages.get(7)).endsWith("; delete it, or run a clean build");
         assertThat(messages.get(8)).isEqualTo("java.lang.IllegalStateException: boom (a defect in patchgrade: run with debug logging for the stack trace "
                 + "and report it)");

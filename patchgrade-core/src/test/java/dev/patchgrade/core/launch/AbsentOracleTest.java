@@ -26,7 +26,7 @@ class AbsentOracleTest {
         Path report = siblingReports.resolve("patchgrade.three-column.tenths.json");
         SandboxSettings.createAbsent(List.of(siblingReports));
         assertThat(siblingReports).isDirectory();
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(siblingReports), List.of(), List.of());
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(dir), List.of(), List.of(siblingReports));
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, spec)) {
             assertThat(SandboxedRuns.sh(launcher, dir, "true").exitCode()).isZero();
             Files.writeString(report, "{\"golden\":\"secret-answer\"}");
@@ -35,7 +35,7 @@ class AbsentOracleTest {
         }
         // The control: the same directory absent when the launcher opens is not hidden (why the goals create it).
         Path absent = dir.resolve("other/target/patchgrade-reports");
-        SandboxSpec late = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(absent), List.of(), List.of());
+        SandboxSpec late = dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(dir), List.of(), List.of(absent));
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, late)) {
             assertThat(SandboxedRuns.sh(launcher, dir, "true").exitCode()).isZero();
             Files.createDirectories(absent);

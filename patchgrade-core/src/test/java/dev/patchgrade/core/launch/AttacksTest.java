@@ -37,7 +37,7 @@ class AttacksTest {
         if (mode == SandboxSpec.Mode.REQUIRED) {
             dev.patchgrade.core.SandboxAvailability.assumeAvailable();
         }
-        return Launchers.open(GradeLog.SILENT, new SandboxSpec(mode, List.of(), List.of(dir), List.of(), List.of(), List.of()));
+        return Launchers.open(GradeLog.SILENT, dev.patchgrade.core.SandboxAvailability.view(mode, List.of(dir), List.of(), List.of()));
     }
 
     private LaunchRequest request(String fixture, String... args) {
@@ -130,7 +130,7 @@ class AttacksTest {
         if (mode == SandboxSpec.Mode.REQUIRED) {
             dev.patchgrade.core.SandboxAvailability.assumeAvailable();
         }
-        SandboxSpec writable = new SandboxSpec(mode, List.of(), List.of(dir), List.of(), List.of(), List.of(dir));
+        SandboxSpec writable = dev.patchgrade.core.SandboxAvailability.view(mode, List.of(dir), List.of(dir), List.of());
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, writable)) {
             LaunchResult result = launcher.launch(request("late_daemon", target.toString(), "0"));
             assertThat(result.leftovers()).isEqualTo(1);
@@ -144,7 +144,7 @@ class AttacksTest {
     void aDaemonDiesWithAKilledHelperInTheSandbox() throws Exception {
         dev.patchgrade.core.SandboxAvailability.assumeAvailable();
         Path target = dir.resolve("report.xml");
-        SandboxSpec writable = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(dir));
+        SandboxSpec writable = dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(dir), List.of(dir), List.of());
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, writable)) {
             CompletableFuture<LaunchResult> run = CompletableFuture.supplyAsync(() -> launcher.launch(
                     request("late_daemon", target.toString(), "30").withTimeout(Duration.ofSeconds(60))));

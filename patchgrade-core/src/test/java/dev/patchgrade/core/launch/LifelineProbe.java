@@ -13,7 +13,7 @@ public final class LifelineProbe {
 
     public static void main(String[] args) throws Exception {
         SandboxSpec.Mode mode = SandboxSpec.Mode.valueOf(args[0]);
-        Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.of(mode));
+        Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.of(mode).showingAlso(dev.patchgrade.core.grade.RunInputs.named(List.of(args).subList(1, args.length), null)));
         Thread runner = new Thread(() -> launcher.launch(LaunchRequest.of(List.of(args).subList(1, args.length))
                 .withTimeout(Duration.ofSeconds(120))));
         runner.setDaemon(true);

@@ -29,7 +29,7 @@ class LoadFreeTimeTest {
     @Test
     void timeWaitingForACpuIsNotCountedInTheSandbox() throws Exception {
         SandboxAvailability.assumeAvailable();
-        try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.REQUIRED))) {
+        try (Launcher launcher = Launchers.open(GradeLog.SILENT, dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(), List.of(), List.of()))) {
             assertThat(launcher.sandbox().active()).as(launcher.sandbox().describe()).isTrue();
             assertWaitingIsTakenOut(launcher);
         }

@@ -42,7 +42,7 @@ class NonRootTest {
     }
 
     private Launcher open(SandboxSpec.Mode mode) {
-        return Launchers.open(GradeLog.SILENT, new SandboxSpec(mode, List.of(), List.of(dir), List.of(), List.of(), List.of()));
+        return Launchers.open(GradeLog.SILENT, dev.patchgrade.core.SandboxAvailability.view(mode, List.of(dir), List.of(), List.of()));
     }
 
     @Test
@@ -115,7 +115,7 @@ class NonRootTest {
         dev.patchgrade.core.SandboxAvailability.assumeAvailable();
         Path shared = Files.createDirectories(dir.resolve("w"));
         Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(shared));
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(dir), List.of(shared), List.of());
         try (Launcher flooder = Launchers.open(GradeLog.SILENT, spec, 1); Launcher other = Launchers.open(GradeLog.SILENT, spec, 1)) {
             long hard = hardDescriptorLimit();
             LaunchResult limits = SandboxedRuns.sh(other, dir, "ulimit -Hn; ulimit -Sn");

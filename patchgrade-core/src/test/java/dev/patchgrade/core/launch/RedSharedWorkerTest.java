@@ -50,7 +50,7 @@ class RedSharedWorkerTest extends SandboxedRunTest {
     @Test
     void aRunHoldingDescriptorsInFlightDoesNotStopOtherWorkers() throws Exception {
         Path shared = Files.createDirectories(dir.resolve("w"));
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(shared));
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(dir), List.of(shared), List.of());
         SandboxAvailability.assumeAvailable();
         try (Launcher flooder = Launchers.open(GradeLog.SILENT, spec, 1); Launcher other = Launchers.open(GradeLog.SILENT, spec, 1)) {
             assertThat(SandboxedRuns.sh(other, dir, "echo warm").exitCode()).isZero();

@@ -85,7 +85,7 @@ class RedTeamTest extends SandboxedRunTest {
     void cpuSpentInAnAutoReapedChildIsCounted() throws Exception {
         GoalSettings settings = new GoalSettings("envelope", "redteam", dir.resolve("reports"), dir.resolve("target/patchgrade"), dir, Map.of())
                 .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
-        try (Launcher launcher = settings.openLauncher(log, List.of(), List.of())) {
+        try (Launcher launcher = settings.openLauncher(log, List.of(), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("redteam"))))) {
             Assumptions.assumeTrue(launcher.cpuLimitation() == null, "needs a writable CPU cgroup (root here): " + launcher.method());
             for (String mode : List.of("sigchld-ign", "sigchld-ign-xonly")) {
                 LaunchResult result = runLong(launcher, Fixtures.command("redteam"), mode, "400");
@@ -418,12 +418,12 @@ class RedTeamTest extends SandboxedRunTest {
         assertConnectRefused(dir.resolve("agent.sock"), this::open);
     }
 
-    /** {@code readOnlyPaths} show a directory through a hidden area, straight from the host: its sockets too. */
+    /** {@code readOnlyPaths} show a directory straight from the host: its sockets too. */
     @Test
     void aRunCannotConnectToAUnixSocketInAReadOnlyPath() throws Exception {
         Path hidden = Files.createDirectories(dir.resolve("home"));
         Path library = Files.createDirectories(hidden.resolve("lib/deep/er"));
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(hidden), List.of(dir), List.of(), List.of(hidden.resolve("lib")), List.of());
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(hidden.resolve("lib")), List.of(), List.of());
         assertConnectRefused(library.resolve("ipc.sock"), () -> Launchers.open(log, spec));
     }
 
@@ -433,14 +433,14 @@ class RedTeamTest extends SandboxedRunTest {
         Path work = Files.createDirectories(dir.resolve("work"));
         GoalSettings settings = new GoalSettings("digest", "redteam", dir.resolve("reports"), dir.resolve("target/patchgrade"), work, Map.of())
                 .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
-        assertConnectRefused(work.resolve("daemon.sock"), () -> settings.openLauncher(log, List.of(), List.of()));
+        assertConnectRefused(work.resolve("daemon.sock"), () -> settings.openLauncher(log, List.of(), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("redteam")))));
     }
 
     /** {@code writablePaths} are shown too, and so is a host process's socket there. */
     @Test
     void aRunCannotConnectToAUnixSocketInAWritablePath() throws Exception {
         Path writable = Files.createDirectories(dir.resolve("scratch/nested"));
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(), List.of(), List.of(dir.resolve("scratch")));
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(dir), List.of(dir.resolve("scratch")), List.of());
         assertConnectRefused(writable.resolve("shared.sock"), () -> Launchers.open(log, spec));
     }
 
@@ -511,7 +511,7 @@ class RedTeamTest extends SandboxedRunTest {
         Path tests = Files.createDirectories(project.resolve("src/test"));
         Path cases = Files.writeString(tests.resolve("cases.jsonl"), "golden-4242\n");
         Files.writeString(tests.resolve("input.txt"), "visible\n");
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(project), List.of(cases), List.of(tests), List.of());
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(project, tests), List.of(), List.of(cases));
         try (Launcher launcher = Launchers.open(log, spec)) {
             LaunchResult read = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "cat src/test/input.txt src/test/cases.jsonl 2>/dev/null; echo end"))
                     .withWorkingDirectory(project));
@@ -536,7 +536,7 @@ class RedTeamTest extends SandboxedRunTest {
         dev.patchgrade.core.RecordingLog recording = new dev.patchgrade.core.RecordingLog();
         GoalSettings settings = new GoalSettings("envelope", "redteam", dir.resolve("reports"), dir.resolve("target/patchgrade"), dir, Map.of())
                 .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
-        try (Launcher launcher = settings.openLauncher(recording, List.of(), List.of())) {
+        try (Launcher launcher = settings.openLauncher(recording, List.of(), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("redteam"))))) {
             Assumptions.assumeTrue(launcher.cpuLimitation() != null, "nobody has a writable CPU cgroup here: " + launcher.method());
             Map<String, Object> facts = settings.facts().sandboxJson();
             assertThat(facts).containsEntry("cpu_complete", false);
@@ -586,7 +586,7 @@ class RedTeamTest extends SandboxedRunTest {
                 && git(project, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "cases"), "git is needed to make the repository");
         GoalSettings settings = new GoalSettings("digest", "redteam", project.resolve("target/reports"), project.resolve("target/patchgrade"),
                 project, Map.of()).withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(cases), project, List.of(), List.of(), List.of()));
-        try (Launcher launcher = settings.openLauncher(log, List.of(cases), List.of())) {
+        try (Launcher launcher = settings.openLauncher(log, List.of(cases), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("redteam"))))) {
             LaunchResult read = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c",
                     "cat cases.jsonl 2>/dev/null; git show HEAD:cases.jsonl 2>/dev/null; ls -A .git 2>/dev/null | head -3; echo end"))
                     .withWorkingDirectory(project).withEnvironment(Map.of("PATH", "/usr/bin:/bin")));

@@ -42,7 +42,9 @@ class SandboxTest {
     }
 
     private SandboxSpec spec(List<Path> hidden, List<Path> shown, List<Path> oracles) {
-        return new SandboxSpec(SandboxSpec.Mode.REQUIRED, hidden, shown, oracles, List.of(), List.of());
+        List<Path> all = new java.util.ArrayList<>(hidden);
+        all.addAll(oracles);
+        return dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, shown, List.of(), all);
     }
 
     /** A script with a timeout far beyond its work, so that a busy machine cannot turn it into a timeout. */
@@ -137,13 +139,14 @@ class SandboxTest {
     }
 
     @Test
-    void readOnlyPathsShowThroughAHiddenAreaAndWritablePathsTakeWrites() throws Exception {
+    void hiddenPathsStayHiddenInsideWhatIsShownAndWritablePathsTakeWrites() throws Exception {
         Path home = Files.createDirectories(dir.resolve("home"));
         Files.writeString(home.resolve("private"), "nope");
         Path lib = Files.createDirectories(home.resolve("lib"));
         Files.writeString(lib.resolve("libx.txt"), "library\n");
         Path out = Files.createDirectories(dir.resolve("out"));
-        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(home), List.of(lib), List.of(out));
+        SandboxSpec spec = dev.patchgrade.core.SandboxAvailability.view(SandboxSpec.Mode.REQUIRED, List.of(dir), List.of(out),
+                List.of(home.resolve("private")));
         try (Launcher launcher = Launchers.open(log, spec)) {
             LaunchResult run = sh(launcher, dir, "cat home/lib/libx.txt; cat home/private 2>&1; echo written > out/result; echo end");
             assertThat(out(run)).startsWith("library\n").contains("home/private").endsWith("end\n");
