@@ -18,7 +18,7 @@ public final class LaunchFacts {
     private final java.util.Set<java.nio.file.Path> hidden = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.Set<String> hintsLogged = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    void observe(Launcher launcher, dev.patchgrade.core.launch.SandboxSpec spec) {
+    public void observe(Launcher launcher, dev.patchgrade.core.launch.SandboxSpec spec) {
         hidden.addAll(spec.hidden());
         hidden.addAll(spec.oracles());
         SandboxStatus status = launcher.sandbox();
