@@ -1,0 +1,59 @@
+package dev.patchgrade.core.coverage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.patchgrade.core.RecordingLog;
+import dev.patchgrade.core.SandboxAvailability;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.launch.LaunchRequest;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.SandboxSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The runs may write their coverage data in the scratch and nowhere else of the hidden target/patchgrade. */
+class WritableScratchTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aHiddenAreaHoldingTheScratchIsHiddenEntryByEntryAllButTheWayDown() throws Exception {
+        Path area = Files.createDirectories(dir.resolve("target/patchgrade"));
+        Files.createDirectories(area.resolve("cand/x"));
+        Files.createDirectories(area.resolve("coverage/other"));
+        Path runs = Files.createDirectories(area.resolve("coverage/mine/runs"));
+        Files.createDirectories(area.resolve("coverage/mine/gcov"));
+        Path unrelated = Files.createDirectories(dir.resolve("gold"));
+        SandboxSpec spec = new SandboxSpec(SandboxSpec.Mode.REQUIRED, List.of(), List.of(dir), List.of(area, unrelated), List.of(), List.of());
+        SandboxSpec writable = CoverageScratch.writableThrough(spec, runs);
+        Path real = area.toRealPath();
+        assertThat(writable.oracles()).containsExactlyInAnyOrder(real.resolve("cand"), real.resolve("coverage/other"), real.resolve("coverage/mine/gcov"),
+                unrelated);
+        assertThat(writable.writable()).containsExactly(runs);
+    }
+
+    @Test
+    void inTheSandboxTheScratchIsWritableAndWhatItsAreaHoldsStaysHidden() throws Exception {
+        SandboxAvailability.assumeAvailable();
+        Path project = Files.createDirectories(dir.resolve("project"));
+        GoalSettings settings = new GoalSettings("patch-coverage", "w", project.resolve("target/patchgrade-reports"), project.resolve("target/patchgrade"), project,
+                Map.of()).withSandbox(new dev.patchgrade.core.grade.SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), project, List.of(), List.of(),
+                List.of()));
+        Path kept = Files.createDirectories(settings.outputDirectory().resolve("cand/other"));
+        Files.writeString(kept.resolve("secret.json"), "gold\n");
+        CoverageScratch scratch = CoverageScratch.fresh(settings);
+        try (Launcher launcher = scratch.openLauncher(settings, new RecordingLog(), List.of(), List.of(), 1)) {
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "echo data > \"$1/x.gcda\" && echo wrote; "
+                    + "cat \"$2\" 2>/dev/null || echo hidden; touch \"$3/y\" 2>/dev/null || echo refused", "sh", scratch.runs().toString(),
+                    kept.resolve("secret.json").toString(), scratch.gcov().toString())).withEnvironment(Map.of("PATH", "/usr/bin:/bin")));
+            assertThat(result.stdout().excerpt()).isEqualTo("wrote\nhidden\nrefused\n");
+        }
+        assertThat(scratch.runs().resolve("x.gcda")).hasContent("data");
+        assertThat(scratch.gcov().resolve("y")).doesNotExist();
+    }
+}
