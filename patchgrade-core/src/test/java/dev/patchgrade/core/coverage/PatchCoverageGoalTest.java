@@ -104,6 +104,13 @@ class PatchCoverageGoalTest {
         String xml = Files.readString(settings.xmlReport());
         assertThat(xml).contains("name=\"src/calc.c\"", "name=\"src/calc.h\"", "name=\"tools/unbuilt.c\"", "<skipped message=\"not measured");
         assertThat(xml).doesNotContain("<failure");
+        // The page shows the diff with each changed line marked, without script or inline style (CSP-safe).
+        String page = Files.readString(settings.reportsDirectory().resolve("index.html"));
+        assertThat(page).contains("patch-coverage.report", "<table class=\"diff\">", "<tr class=\"notrun\">", "NOT RUN", "<tr class=\"run\">",
+                "<tr class=\"removed\">", "return 100; /*N*/", "gcov knows no line of it");
+        assertThat(page).doesNotContain("<script", " style=", "<style");
+        assertThat(dev.patchgrade.core.grade.ModuleCheck.read(settings.reportsDirectory(), null).executions())
+                .anySatisfy(e -> assertThat(e.detail()).isEqualTo("0 of 3 file(s) failing"));
         assertThat(String.join("\n", log.lines)).contains("patch coverage: " + (run.size() + 1) + " of " + (run.size() + never.size() + 1)
                 + " changed executable line(s) run");
     }
@@ -126,6 +133,11 @@ class PatchCoverageGoalTest {
         assertThat(report.path("verdict").asText()).isEqualTo("fail");
         assertThat(file(report, "src/calc.c").path("verdict").asText()).isEqualTo("fail");
         assertThat(file(report, "src/calc.h").path("verdict").asText()).isEqualTo("pass");
+        dev.patchgrade.core.grade.ModuleCheck.Execution gate = dev.patchgrade.core.grade.ModuleCheck.read(settings.reportsDirectory(), null)
+                .executions().stream().filter(e -> e.name().equals("patch-coverage.gate")).findFirst().orElseThrow();
+        assertThat(gate.status()).isEqualTo(dev.patchgrade.core.grade.ModuleCheck.Status.FAILED);
+        assertThat(gate.outcome()).isEqualTo("lines_not_run");
+        assertThat(gate.detail()).isEqualTo("1 of 3 file(s) failing");
     }
 
     @Test
@@ -173,5 +185,17 @@ class PatchCoverageGoalTest {
                     .toList()).isEmpty();
         }
         assertThat(settings.outputDirectory().resolve("coverage/tree")).doesNotExist();
+    }
+
+    @Test
+    void aThreeColumnCasesFileRunsItsCasesWithoutTheGoldenReachingThem() throws Exception {
+        Path cases = project.root.resolve("src/test/patchgrade/rows.jsonl");
+        Files.writeString(cases, "{\"id\": \"clamp-500\", \"args\": [\"clamp\", \"500\"], \"golden\": \"100\", \"expect_exit\": 0}\n");
+        GoalSettings settings = project.settings("rows", SandboxSpec.Mode.OFF);
+        GoalResult result = PatchCoverageGoal.grade(options(settings, cases, 0, 1), new RecordingLog());
+        assertThat(result.error()).isNull();
+        JsonNode calc = file(JsonReports.MAPPER.readTree(settings.jsonReport().toFile()), "src/calc.c");
+        List<Integer> clamped = new ArrayList<>(project.marked("src/calc.c", "N"));
+        assertThat(ints(calc.path("run_lines"))).containsExactly(clamped.get(0), clamped.get(1));
     }
 }
