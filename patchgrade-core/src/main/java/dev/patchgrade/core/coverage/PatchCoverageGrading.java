@@ -41,6 +41,7 @@ final class PatchCoverageGrading {
     private CoverageScratch scratch;
     private Launcher launcher;
     private Map<Path, Integer> changedFiles;
+    private List<java.util.TreeSet<Integer>> changedLines;
     private final Map<Path, Integer> matched = new ConcurrentHashMap<>();
     /** Per object, whether its data speak of a changed file: gcov lists the same sources for every run of one build. */
     private final Map<Path, Boolean> relevant = new ConcurrentHashMap<>();
@@ -78,6 +79,7 @@ final class PatchCoverageGrading {
         long[] counts = new long[3]; // cases, timed out, without data
         if (!patch.files().isEmpty()) {
             changedFiles = new HashMap<>();
+            changedLines = patch.files().stream().map(PatchDiff.FileChange::changedLines).toList();
             for (int i = 0; i < patch.files().size(); i++) {
                 Path file = patch.absolute(patch.files().get(i));
                 changedFiles.put(file, i);
@@ -105,8 +107,8 @@ final class PatchCoverageGrading {
                 }, log);
             } finally {
                 launcher = null;
+                scratch.delete();
             }
-            scratch.delete();
             if (counts[2] == counts[0]) {
                 throw noData(counts[0], counts[1]);
             }
@@ -193,7 +195,7 @@ final class PatchCoverageGrading {
                 }
                 speaks = true;
                 Map<Integer, Long> lines = byFile.computeIfAbsent(index, i -> new TreeMap<>());
-                java.util.TreeSet<Integer> changed = patch.files().get(index).changedLines();
+                java.util.TreeSet<Integer> changed = changedLines.get(index);
                 source.counts().forEach((line, count) -> {
                     if (changed.contains(line)) {
                         lines.merge(line, count, Long::sum);

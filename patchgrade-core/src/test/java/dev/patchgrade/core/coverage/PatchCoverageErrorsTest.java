@@ -139,4 +139,19 @@ class PatchCoverageErrorsTest {
         assertThat(PatchCoverageGoal.gcovCommand(null)).containsExactly("gcov");
         assertThat(PatchCoverageGoal.gcovCommand(List.of(" "))).containsExactly("gcov");
     }
+
+    @Test
+    void aCaseKilledAtItsTimeoutCountsNothingAndIsNamed() throws Exception {
+        CoverageProject project = CoverageProject.create(dir.resolve("p"));
+        Path cases = Files.createDirectories(project.root.resolve("src/test/patchgrade")).resolve("slow.jsonl");
+        Files.writeString(cases, "{\"id\": \"scale-2\", \"args\": [\"scale\", \"2\"]}\n{\"id\": \"slow\", \"args\": [\"sleep\"], \"timeout_s\": 1}\n");
+        GoalSettings settings = project.settings("slow", SandboxSpec.Mode.OFF);
+        RecordingLog log = new RecordingLog();
+        GoalResult result = PatchCoverageGoal.grade(PatchCoverageGoal.Options.builder(settings).cases(cases).command(List.of(project.binary.toString()))
+                .parallel(2).timeoutSeconds(20).build(), log);
+        assertThat(result.error()).isNull();
+        String json = Files.readString(settings.jsonReport());
+        assertThat(json).contains("\"cases_timed_out\" : 1", "\"timed_out_cases\" : [ \"slow\" ]", "\"cases_without_data\" : 1");
+        assertThat(log.warnings).anySatisfy(w -> assertThat(w).contains("1 case(s) timed out", "[slow]", "timeout"));
+    }
 }
