@@ -1,5 +1,5 @@
 def log = new File(basedir, 'build.log').text
-['envelope', 'record-envelope', 'digest', 'record-digest', 'three-column', 'freeze-reference', 'help'].each { goal ->
+['envelope', 'record-envelope', 'digest', 'record-digest', 'three-column', 'freeze-reference', 'patch-coverage', 'help'].each { goal ->
     assert log.contains("patchgrade:${goal}") : "help lists ${goal}"
 }
 // -Ddetail shows each parameter with its description, default and user property.

@@ -34,6 +34,12 @@ public enum ErrorName {
     MISSING_ENVELOPE,
     MISSING_EXPECTED_STDOUT,
     MISSING_GOLD,
+    /** The coverage build left no coverage data: no {@code .gcda} from its runs, or no {@code .gcno} beside its objects. */
+    NO_COVERAGE_DATA,
+    /** gcov could not read the coverage data (another compiler's, another build's). */
+    COVERAGE_UNREADABLE,
+    /** {@code patch-coverage}'s sources are not in a git work tree. */
+    NOT_A_WORK_TREE,
     NORMALIZE_DRIFT,
     /** An oracle file changed while the goal ran. SPEC. */
     ORACLE_TAMPERED,
@@ -49,8 +55,12 @@ public enum ErrorName {
     /** The gold was recorded with another compiler. SPEC. */
     TOOLCHAIN_DRIFT,
     TOOLCHAIN_UNAVAILABLE,
+    /** A host tool a goal needs ({@code git}, {@code gcov}) cannot run. */
+    TOOL_UNAVAILABLE,
     /** A defect of patchgrade's own. */
     UNEXPECTED_ERROR,
+    /** {@code patch-coverage}'s {@code base} names no revision of the repository. */
+    UNKNOWN_BASE,
     /** A ceiling that cannot be measured here. */
     UNMEASURABLE_CEILING,
     UNREADABLE_REPORT,

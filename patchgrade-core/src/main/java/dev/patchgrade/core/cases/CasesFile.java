@@ -99,6 +99,28 @@ public final class CasesFile {
         return ids;
     }
 
+    /**
+     * Whether the file is a three-column cases file (its first case gives {@code golden}) rather than a digest's:
+     * for a goal that runs the cases of either ({@code patch-coverage}), to read it with the keys it was written with.
+     * A file that cannot be read says so when it is opened.
+     */
+    public static boolean holdsGoldens(Path file) {
+        if (!jsonLines(file)) {
+            return false;
+        }
+        try (LineReader lines = LineReader.open(file)) {
+            for (String line = lines.next(); line != null; line = lines.next()) {
+                if (!line.isBlank()) {
+                    com.fasterxml.jackson.databind.JsonNode node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line.strip());
+                    return node != null && node.isObject() && node.has("golden");
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+        return false;
+    }
+
     static boolean jsonLines(Path file) {
         return file.getFileName().toString().endsWith(".jsonl");
     }

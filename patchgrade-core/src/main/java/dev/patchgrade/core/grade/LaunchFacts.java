@@ -22,7 +22,7 @@ public final class LaunchFacts {
 
     private final AtomicReference<java.nio.file.Path> workingDirectory = new AtomicReference<>();
 
-    void observe(Launcher launcher, dev.patchgrade.core.launch.SandboxSpec spec, java.nio.file.Path directory) {
+    public void observe(Launcher launcher, dev.patchgrade.core.launch.SandboxSpec spec, java.nio.file.Path directory) {
         hidden.addAll(spec.hidden());
         views.add(spec);
         if (directory != null) {

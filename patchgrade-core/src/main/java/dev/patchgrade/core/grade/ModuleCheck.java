@@ -111,8 +111,8 @@ public final class ModuleCheck {
             Rows rows = null;
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
-                if (parser.nextToken() == JsonToken.START_ARRAY && (field.equals("cases") || field.equals("rows"))) {
-                    rows = new Rows(field.equals("rows"));
+                if (parser.nextToken() == JsonToken.START_ARRAY && (field.equals("cases") || field.equals("rows") || field.equals("files"))) {
+                    rows = new Rows(field);
                     while (parser.nextToken() != JsonToken.END_ARRAY) {
                         rows.count(JsonReports.MAPPER.readTree(parser));
                     }
@@ -124,14 +124,23 @@ public final class ModuleCheck {
         }
     }
 
-    /** The rows of a digest (cases, each with a verdict) or a three-column grade (rows, each with a pattern), counted. */
+    /**
+     * The rows of a digest (cases, each with a verdict), a three-column grade (rows, each with a pattern) or a patch
+     * coverage (files, each with a verdict), counted.
+     */
     private static final class Rows {
         private final boolean patterns;
+        private final String noun;
         private long total;
         private long failing;
 
-        Rows(boolean patterns) {
-            this.patterns = patterns;
+        Rows(String field) {
+            this.patterns = field.equals("rows");
+            this.noun = switch (field) {
+                case "rows" -> " row(s)";
+                case "files" -> " file(s)";
+                default -> " case(s)";
+            };
         }
 
         void count(JsonNode item) {
@@ -158,6 +167,6 @@ public final class ModuleCheck {
                     failed ? "rejected for " + String.join(", ", reasons) : "within every ceiling");
         }
         return new Execution(name, failed ? Status.FAILED : Status.PASSED, report.path("worst").asText(verdict),
-                rows.failing + " of " + rows.total + (rows.patterns ? " row(s)" : " case(s)") + " failing");
+                rows.failing + " of " + rows.total + rows.noun + " failing");
     }
 }

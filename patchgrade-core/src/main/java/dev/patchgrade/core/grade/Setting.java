@@ -30,6 +30,10 @@ public record Setting(String parameter, String property) {
     public static final Setting TIME_SAMPLES = new Setting("timeSamples", "patchgrade.timeSamples");
     public static final Setting GOLD_EXCERPT_BYTES = new Setting("goldExcerptBytes", "patchgrade.goldExcerptBytes");
     public static final Setting INSTRUCTION_SLACK_PERCENT = new Setting("instructionSlackPercent", "patchgrade.instructionSlackPercent");
+    public static final Setting BASE = new Setting("base", "patchgrade.base");
+    public static final Setting MINIMUM_PERCENT = new Setting("minimumPercent", "patchgrade.minimumPercent");
+    public static final Setting SOURCE_ROOT = parameter("sourceRoot");
+    public static final Setting GCOV = parameter("gcov");
     public static final Setting COMMAND = parameter("command");
     public static final Setting REFERENCE = parameter("reference");
     public static final Setting CANDIDATE = parameter("candidate");

@@ -82,6 +82,13 @@ public record SandboxSpec(Mode mode, List<Path> shown, List<Path> writable, List
         return new SandboxSpec(mode, shown, writable, all);
     }
 
+    /** The same view with more writable. */
+    public SandboxSpec writingAlso(List<Path> more) {
+        List<Path> all = new ArrayList<>(writable);
+        all.addAll(more);
+        return new SandboxSpec(mode, shown, all, hidden);
+    }
+
     /** The same view showing more, read-only. */
     public SandboxSpec showingAlso(List<Path> more) {
         List<Path> all = new ArrayList<>(shown);
@@ -110,7 +117,7 @@ public record SandboxSpec(Mode mode, List<Path> shown, List<Path> writable, List
 
     /**
      * The helper's arguments, in the order it applies them: read-only binds, writable binds, the symbolic links on
-     * the way to them, then the hides. Each path is bound at its real location; each link met on the way to it
+     * the way to them, the hides, then the writable paths that lie inside a hidden one. Each path is bound at its real location; each link met on the way to it
      * is made again in the view, so the path works as it was written. A path inside another bound directory is
      * not bound again, and absent paths are left out.
      */
@@ -137,7 +144,11 @@ public record SandboxSpec(Mode mode, List<Path> shown, List<Path> writable, List
             }
         }
         List<Path> binds = outermost(readOnly);
-        List<Path> writableBinds = outermost(rw);
+        List<Path> realHidden = hidden.stream().map(SandboxSpec::realPath).filter(java.util.Objects::nonNull).map(Path::of).toList();
+        // A writable path inside a hidden one (a goal's scratch under target/patchgrade) is bound after the hides: the one way in.
+        List<Path> throughHidden = outermost(rw.stream().filter(path -> realHidden.stream().anyMatch(path::startsWith)).toList());
+        List<Path> writableBinds = outermost(rw.stream().filter(path -> !throughHidden.contains(path)
+                && realHidden.stream().noneMatch(path::startsWith)).toList());
         List<String> args = new ArrayList<>();
         for (Path path : binds) {
             args.add("--ro");
@@ -163,6 +174,10 @@ public record SandboxSpec(Mode mode, List<Path> shown, List<Path> writable, List
                 args.add("--hide");
                 args.add(real);
             }
+        }
+        for (Path path : throughHidden) {
+            args.add("--rw");
+            args.add(path.toString());
         }
         return args;
     }

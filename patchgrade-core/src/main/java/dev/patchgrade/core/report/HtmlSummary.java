@@ -147,7 +147,7 @@ public final class HtmlSummary {
         }
     }
 
-    private static final java.util.Set<String> ROWS = java.util.Set.of("cases", "rows");
+    private static final java.util.Set<String> ROWS = java.util.Set.of("cases", "rows", "files");
 
     static void writeStylesheet(Path directory) throws IOException {
         Path css = directory.resolve(STYLESHEET);
@@ -185,6 +185,7 @@ public final class HtmlSummary {
                 switch (section.goal()) {
                     case "envelope" -> envelope(html, report);
                     case "three-column" -> threeColumnCounts(html, report, section.rows());
+                    case "patch-coverage" -> patchCoverage(html, report);
                     default -> { }
                 }
                 html.append(section.rowsHtml());
@@ -221,6 +222,8 @@ public final class HtmlSummary {
             case "three-column" -> section.rows() + " rows";
             case "digest" -> section.rows() + " cases";
             case "envelope" -> section.head().path("runs").size() + " run(s)";
+            case "patch-coverage" -> section.rows() + " file(s), " + section.head().path("run_lines").asLong() + " of "
+                    + section.head().path("executable_lines").asLong() + " changed executable lines run";
             default -> "";
         };
     }
@@ -263,6 +266,24 @@ public final class HtmlSummary {
                     .append("</td><td class=\"num\">").append(n).append("</td></tr>\n");
         }
         html.append("</table>\n");
+    }
+
+    /** What the patch was measured against, and the share of its changed executable lines the cases ran, as a bar. */
+    private static void patchCoverage(StringBuilder html, JsonNode report) {
+        long executable = report.path("executable_lines").asLong();
+        long run = report.path("run_lines").asLong();
+        double minimum = report.path("minimum_percent").asDouble();
+        html.append("<p>changes since <code>").append(esc(report.path("base").asText())).append("</code> (")
+                .append(esc(report.path("base_object").asText())).append(") under <code>").append(esc(report.path("source_root").asText()))
+                .append("</code>, run by ").append(report.path("cases").asLong()).append(" case(s) on <code>").append(esc(join(report.path("command"))))
+                .append("</code>; minimumPercent ").append(esc(report.path("minimum_percent").asText())).append("</p>\n");
+        if (executable > 0) {
+            double share = run * 100.0 / executable;
+            String label = run + " of " + executable + " changed executable lines run";
+            html.append("<table class=\"bars\"><tr><td>changed lines run</td><td>")
+                    .append(bar(share, share < minimum ? "bad" : "ok", minimum > 0 ? minimum : -1, label)).append("</td><td class=\"num\">")
+                    .append(esc(label)).append("</td></tr></table>\n");
+        }
     }
 
     private static String join(JsonNode array) {
@@ -315,5 +336,11 @@ public final class HtmlSummary {
             code { font-family: ui-monospace, monospace; white-space: pre-wrap; }
             p.error { background: #fff4e5; padding: .6em; border-left: 4px solid #fb8c00; }
             footer { margin-top: 2em; color: #777; font-size: .85em; }
+            table.diff td { font-family: ui-monospace, monospace; white-space: pre-wrap; border: none; padding: 0 .6em; }
+            table.diff tr.file td { font-family: system-ui, sans-serif; border-top: 1px solid #ddd; padding-top: .6em; }
+            table.diff tr.hunk td { color: #555; background: #f4f4f4; }
+            table.diff tr.run td { background: #e6f4ea; } table.diff tr.notrun td { background: #fde7e7; }
+            table.diff tr.removed td { color: #888; text-decoration: line-through; }
+            td.mark { font-weight: 600; } tr.notrun td.mark { color: #b3261e; } tr.run td.mark { color: #176f2c; }
             """;
 }

@@ -21,6 +21,7 @@ final class SummaryRows {
         return switch (goal) {
             case "digest" -> new DigestRows();
             case "three-column" -> new ThreeColumnRows();
+            case "patch-coverage" -> new PatchCoverageRows();
             default -> null;
         };
     }
@@ -111,6 +112,64 @@ final class SummaryRows {
                     .append(HtmlSummary.esc(pattern)).append("</td><td><code>").append(HtmlSummary.esc(FirstDifference.excerpt(reference, at, 200)))
                     .append("</code></td><td><code>").append(HtmlSummary.esc(FirstDifference.excerpt(candidate, at, 200)))
                     .append("</code></td><td><code>").append(HtmlSummary.esc(FirstDifference.excerpt(golden, at, 200))).append("</code></td></tr>\n");
+        }
+    }
+
+    /**
+     * Each changed file's diff, each added line marked: run (and by how many cases), not run, or not executable
+     * (a comment, a declaration). Marked in words as well as colour, so the page reads without its stylesheet.
+     */
+    static final class PatchCoverageRows implements RowView {
+        @Override
+        public String start(JsonNode head) {
+            return "<table class=\"diff\">\n";
+        }
+
+        @Override
+        public boolean failing(JsonNode row) {
+            return "fail".equals(row.path("verdict").asText());
+        }
+
+        @Override
+        public void row(StringBuilder html, JsonNode row) {
+            String verdict = row.path("verdict").asText();
+            String share = row.path("run_lines").size() + " of " + row.path("executable_lines").size() + " changed executable lines run";
+            String never = row.path("not_run_ranges").asText();
+            html.append("<tr class=\"file\"><td colspan=\"3\"><b>").append(HtmlSummary.esc(row.path("file").asText())).append("</b> <span class=\"badge ")
+                    .append(verdict.equals("fail") ? "bad" : verdict.equals("pass") ? "ok" : "err").append("\">").append(HtmlSummary.esc(verdict))
+                    .append("</span> ").append(verdict.equals("not_measured") ? "gcov knows no line of it in the coverage build" : HtmlSummary.esc(share)
+                            + (never.isEmpty() ? "" : "; never run: " + HtmlSummary.esc(never))).append("</td></tr>\n");
+            java.util.Map<Integer, JsonNode> lines = new java.util.HashMap<>();
+            row.path("lines").forEach(line -> lines.put(line.path("line").asInt(), line));
+            for (JsonNode hunk : row.path("hunks")) {
+                html.append("<tr class=\"hunk\"><td></td><td></td><td>").append(HtmlSummary.esc(hunk.path("header").asText())).append("</td></tr>\n");
+                for (JsonNode line : hunk.path("lines")) {
+                    String kind = line.path("kind").asText();
+                    String text = HtmlSummary.esc(line.path("text").asText());
+                    if (kind.equals("-")) {
+                        html.append("<tr class=\"removed\"><td class=\"num\"></td><td class=\"mark\">-</td><td>").append(text).append("</td></tr>\n");
+                        continue;
+                    }
+                    String status = line.path("status").asText("");
+                    JsonNode detail = lines.get(line.path("line").asInt());
+                    String mark = switch (status) {
+                        case "run" -> "run" + (detail == null ? "" : " x" + detail.path("count").asLong() + ", " + detail.path("cases").asLong() + " case(s)");
+                        case "not_run" -> "NOT RUN";
+                        default -> kind.equals("+") ? "+" : "";
+                    };
+                    String css = switch (status) {
+                        case "run" -> "run";
+                        case "not_run" -> "notrun";
+                        default -> "plain";
+                    };
+                    html.append("<tr class=\"").append(css).append("\"><td class=\"num\">").append(line.path("line").asInt()).append("</td><td class=\"mark\">")
+                            .append(HtmlSummary.esc(mark)).append("</td><td>").append(text).append("</td></tr>\n");
+                }
+            }
+            if (row.path("hunks_cut").asBoolean(false)) {
+                html.append("<tr class=\"hunk\"><td></td><td></td><td>(the rest of this file's diff is not shown; its lines are all in the JSON report's "
+                        + "line detail)</td></tr>\n");
+            }
         }
     }
 
