@@ -94,9 +94,21 @@ public final class ThreeColumnGoal {
     }
 
     /** The reference's executable and the files its command names (an interpreter's script), as frozen and hidden. */
-    static ReferenceFiles referenceFiles(GoalSettings settings, List<String> reference) {
+    public static ReferenceFiles referenceFiles(GoalSettings settings, List<String> reference) {
         return ReferenceFiles.of(referenceExecutable(settings, reference), reference, settings.workingDirectory(), settings.projectDirectory(),
                 dev.patchgrade.core.launch.ChildEnvironment.pinned(settings.environment()));
+    }
+
+    /**
+     * Error {@code reference_identity_drift}, naming both digests, unless {@code files} are what {@code sidecar} froze:
+     * the check every goal that runs a frozen reference makes before it runs anything.
+     *
+     * @param why what a changed reference would do to the goal's verdicts, for the message
+     */
+    public static void requireFrozen(GoalSettings settings, Path sidecar, ReferenceFiles files, String why) {
+        if (ThreeColumnGrading.identity(settings, sidecar, files) != null) {
+            throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, ThreeColumnGrading.identityMessage(settings, sidecar, files, why));
+        }
     }
 
     public static GoalResult grade(Options options, GradeLog log) {

@@ -112,7 +112,7 @@ public final class ModuleCheck {
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
                 if (parser.nextToken() == JsonToken.START_ARRAY && (field.equals("cases") || field.equals("rows"))) {
-                    rows = new Rows(field.equals("rows"));
+                    rows = new Rows(head.path("goal").asText(""), field.equals("rows"));
                     while (parser.nextToken() != JsonToken.END_ARRAY) {
                         rows.count(JsonReports.MAPPER.readTree(parser));
                     }
@@ -124,20 +124,30 @@ public final class ModuleCheck {
         }
     }
 
-    /** The rows of a digest (cases, each with a verdict) or a three-column grade (rows, each with a pattern), counted. */
+    /**
+     * The rows of a digest (cases, each with a verdict), a three-column grade (rows, each with a pattern) or a
+     * differential grade (generated cases, each with a pattern), counted.
+     */
     private static final class Rows {
+        private final boolean differential;
         private final boolean patterns;
         private long total;
         private long failing;
 
-        Rows(boolean patterns) {
-            this.patterns = patterns;
+        Rows(String goal, boolean rows) {
+            this.differential = goal.equals("differential");
+            this.patterns = rows || differential;
         }
 
         void count(JsonNode item) {
             total++;
-            boolean passed = patterns ? item.path("pattern").asText().equals("pass_all_agree") : !item.path("verdict").asText().equals("fail");
+            boolean passed = differential ? item.path("pattern").asText().equals("pass_agree")
+                    : patterns ? item.path("pattern").asText().equals("pass_all_agree") : !item.path("verdict").asText().equals("fail");
             failing += passed ? 0 : 1;
+        }
+
+        String unit() {
+            return patterns && !differential ? " row(s)" : " case(s)";
         }
     }
 
@@ -158,6 +168,6 @@ public final class ModuleCheck {
                     failed ? "rejected for " + String.join(", ", reasons) : "within every ceiling");
         }
         return new Execution(name, failed ? Status.FAILED : Status.PASSED, report.path("worst").asText(verdict),
-                rows.failing + " of " + rows.total + (rows.patterns ? " row(s)" : " case(s)") + " failing");
+                rows.failing + " of " + rows.total + rows.unit() + " failing");
     }
 }

@@ -185,6 +185,7 @@ public final class HtmlSummary {
                 switch (section.goal()) {
                     case "envelope" -> envelope(html, report);
                     case "three-column" -> threeColumnCounts(html, report, section.rows());
+                    case "differential" -> differentialCounts(html, report, section.rows());
                     default -> { }
                 }
                 html.append(section.rowsHtml());
@@ -211,7 +212,7 @@ public final class HtmlSummary {
 
     static String cssClass(String outcome) {
         return switch (outcome) {
-            case "accept", "pass", "pass_all_agree" -> "ok";
+            case "accept", "pass", "pass_all_agree", "pass_agree" -> "ok";
             default -> outcome.startsWith("error") ? "err" : "bad";
         };
     }
@@ -220,6 +221,7 @@ public final class HtmlSummary {
         return switch (section.goal()) {
             case "three-column" -> section.rows() + " rows";
             case "digest" -> section.rows() + " cases";
+            case "differential" -> section.rows() + " generated cases";
             case "envelope" -> section.head().path("runs").size() + " run(s)";
             default -> "";
         };
@@ -252,7 +254,23 @@ public final class HtmlSummary {
     }
 
     private static void threeColumnCounts(StringBuilder html, JsonNode report, long rows) {
-        html.append("<p>comparison: <code>").append(esc(report.path("comparison").asText())).append("</code></p>\n<table class=\"bars\">");
+        html.append("<p>comparison: <code>").append(esc(report.path("comparison").asText())).append("</code></p>\n");
+        patternCounts(html, report, rows);
+    }
+
+    /** The seed first: with it, the grade is run again exactly. */
+    private static void differentialCounts(StringBuilder html, JsonNode report, long rows) {
+        html.append("<p>seed: <code class=\"seed\">").append(esc(report.path("seed").asText())).append("</code> (")
+                .append(report.path("seed_given").asBoolean(false) ? "given" : "drawn for this build").append(") &mdash; ")
+                .append(report.path("generated").asLong()).append(" case(s) generated, comparison: <code>")
+                .append(esc(report.path("comparison").asText())).append("</code>, shrink: ").append(report.path("shrink").asBoolean(false) ? "on" : "off")
+                .append("</p>\n");
+        patternCounts(html, report, rows);
+    }
+
+    /** A bar per pattern, its share of the rows. */
+    private static void patternCounts(StringBuilder html, JsonNode report, long rows) {
+        html.append("<table class=\"bars\">");
         long total = Math.max(1, rows);
         Iterator<Map.Entry<String, JsonNode>> counts = report.path("counts").fields();
         while (counts.hasNext()) {

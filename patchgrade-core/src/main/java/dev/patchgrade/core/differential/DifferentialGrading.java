@@ -1,0 +1,373 @@
+package dev.patchgrade.core.differential;
+
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.cases.CasesFile;
+import dev.patchgrade.core.classify.Comparison;
+import dev.patchgrade.core.classify.ReferenceFiles;
+import dev.patchgrade.core.classify.ThreeColumnGoal;
+import dev.patchgrade.core.differential.DifferentialGoal.Options;
+import dev.patchgrade.core.digest.SafeNames;
+import dev.patchgrade.core.grade.CaseGrading;
+import dev.patchgrade.core.grade.GoalRun;
+import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.launch.CapturedStream;
+import dev.patchgrade.core.launch.ChildEnvironment;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.report.CaseOutcome;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The {@code differential} goal's steps: the reference checked against its sidecar, the generator run (twice, to
+ * see it prints the same cases for the seed), then every generated case of the shard run on both binaries,
+ * compared on stdout and exit status, and each differing case shrunk.
+ */
+final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Row> {
+    private static final String WHY_FROZEN = "a reference that changed is no longer the behaviour the candidate must keep";
+
+    private final Options options;
+    private final Seed seed;
+    private final DifferentialReport report;
+    private ReferenceFiles referenceFiles;
+    private Path referenceBinary;
+    private Launcher referenceLauncher;
+    private Launcher candidateLauncher;
+
+    /**
+     * One graded case.
+     *
+     * @param shrunk the smallest input found that still differs, or {@code null} where the case did not differ or was not shrunk
+     */
+    record Row(Case testCase, LaunchResult reference, LaunchResult candidate, DifferentialPattern pattern, Shrunk shrunk) {
+        /** The input the report leads with: the smallest where there is one. */
+        Case shown() {
+            return shrunk == null ? testCase : shrunk.smallest();
+        }
+    }
+
+    /**
+     * A differing case cut down.
+     *
+     * @param smallest the smallest input on which the two still differ (the original where nothing could go)
+     * @param reference the reference's run on it
+     * @param candidate the candidate's run on it
+     * @param runPairs the extra runs of both that shrinking took
+     * @param budgetSpent it stopped at the budget, not at a 1-minimal input
+     */
+    record Shrunk(Case smallest, LaunchResult reference, LaunchResult candidate, int runPairs, boolean budgetSpent) {
+        boolean smaller(Case original) {
+            return !(smallest.args().equals(original.args()) && Objects.equals(smallest.stdin(), original.stdin()));
+        }
+    }
+
+    DifferentialGrading(Options options, Seed seed) {
+        super(options.settings(), options.run().shard(), options.run().parallel(), "cases");
+        this.options = options;
+        this.seed = seed;
+        this.report = new DifferentialReport(options, seed);
+    }
+
+    @Override
+    protected void validate() {
+        if (options.reference() == null || options.reference().isEmpty()) {
+            throw PatchgradeException.badParameter(Setting.REFERENCE, "is required: the frozen reference binary, executable first");
+        }
+        if (options.candidate() == null || options.candidate().isEmpty()) {
+            throw PatchgradeException.badParameter(Setting.CANDIDATE, "is required: the binary built from the patch, executable first");
+        }
+        if (options.generator() == null || options.generator().isEmpty()) {
+            throw PatchgradeException.badParameter(Setting.GENERATOR, "is required: the command that prints the cases for "
+                    + Generator.SEED_VARIABLE + " as JSON Lines, executable first");
+        }
+        if (options.run().timeoutSeconds() <= 0) {
+            throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.run().timeoutSeconds() + ")");
+        }
+        if (options.count() < 1) {
+            throw PatchgradeException.badParameter(Setting.COUNT, "must be at least 1 (found " + options.count() + "): how many cases to ask the generator for");
+        }
+        if (options.shrinkBudget() < 0) {
+            throw new IllegalArgumentException("the shrink budget must not be negative, was " + options.shrinkBudget());
+        }
+        referenceFiles = ThreeColumnGoal.referenceFiles(settings, options.reference());
+        referenceBinary = referenceFiles.frozen().get(0);
+        if (options.referenceHome() != null) {
+            checkReferenceHome(options.referenceHome());
+        }
+    }
+
+    /** A home that holds what another child runs would hide it from that child: no reference lives there alone. */
+    private void checkReferenceHome(Path home) {
+        Path root = real(home);
+        if (!referenceBinary.toAbsolutePath().normalize().startsWith(home.toAbsolutePath().normalize()) && !real(referenceBinary).startsWith(root)) {
+            throw PatchgradeException.badParameter(Setting.REFERENCE_HOME, "is " + home + ", which does not hold the reference " + referenceBinary
+                    + "; name the directory (or install prefix) the reference lives in");
+        }
+        for (Path other : others()) {
+            Path shown = real(other);
+            if (shown.startsWith(root) && !shown.equals(real(referenceBinary))) {
+                throw PatchgradeException.badParameter(Setting.REFERENCE_HOME, "is " + home + ", which also holds " + other
+                        + ": hidden from the candidate and the generator, it would stop them. Install the reference into a prefix of its own "
+                        + "(cmake --install build --prefix frozen gives frozen/bin/ref) and name that");
+            }
+        }
+    }
+
+    /** What a child other than the reference runs, and where: the candidate's and the generator's programs, the project, the working directory. */
+    private List<Path> others() {
+        List<Path> others = new ArrayList<>();
+        others.addAll(settings.executablesOf(options.candidate()));
+        others.addAll(settings.executablesOf(options.generator()));
+        others.addAll(ReferenceFiles.namedFiles(options.generator(), settings.workingDirectory()));
+        others.add(settings.workingDirectory());
+        others.add(settings.projectDirectory());
+        return others;
+    }
+
+    private static Path real(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            return path.toAbsolutePath().normalize();
+        }
+    }
+
+    @Override
+    protected List<Path> oracles() {
+        List<Path> oracles = new ArrayList<>(List.of(options.referenceDigest()));
+        oracles.addAll(referenceFiles.frozen());
+        // The generator decides what is graded: changed during the grade, it would have graded something else.
+        oracles.addAll(ReferenceFiles.namedFiles(options.generator(), settings.workingDirectory()));
+        settings.executablesOf(options.generator()).stream().filter(program -> !ReferenceFiles.system(ReferenceFiles.real(program)))
+                .forEach(oracles::add);
+        return oracles;
+    }
+
+    @Override
+    protected Map<String, String> properties() {
+        return Map.of("patchgrade.seed", seed.toString());
+    }
+
+    @Override
+    protected Collection<Case> prepare(GradeLog log) {
+        log.info("differential " + settings.executionId() + ": seed " + seed + (seed.given() ? " (given)" : " (drawn for this build; reproduce with "
+                + settings.suggestions().once(Setting.SEED.is(seed.toString())) + ")") + ", " + options.count() + " case(s) from "
+                + String.join(" ", options.generator()) + ", reference sidecar " + options.referenceDigest());
+        if (!options.run().shard().all() && !seed.given()) {
+            log.warn("differential " + settings.executionId() + " runs " + options.run().shard().label() + " with a seed drawn here: every agent draws "
+                    + "its own and grades a share of other cases. Give every shard the same seed, "
+                    + settings.suggestions().once(Setting.SEED.is("<build number>")) + ", so that together they grade one set");
+        }
+        // The worst pattern stops the grade before anything runs, the generator included: an error named after it, as SPEC says.
+        ThreeColumnGoal.requireFrozen(settings, options.referenceDigest(), referenceFiles, WHY_FROZEN);
+        List<Case> generated;
+        Generator generator = new Generator(settings, options.generator(), seed, options.count(), generatorTimeout());
+        try (Launcher launcher = openGeneratorLauncher(log)) {
+            generated = generator.generate(launcher, log);
+        }
+        if (generated.size() != options.count()) {
+            log.warn(generator.origin() + " printed " + generated.size() + " case(s), not the " + options.count() + " " + Generator.COUNT_VARIABLE
+                    + " asked for: all are graded");
+        }
+        report.generated(generated.size());
+        List<Case> selected = generated.stream().filter(c -> options.run().shard().selects(c.id())).toList();
+        log.info("differential " + settings.executionId() + ": " + generated.size() + " case(s) generated"
+                + (options.run().shard().all() ? "" : ", " + selected.size() + " of them in " + options.run().shard().label()));
+        return selected;
+    }
+
+    /** A generator writes its cases out and is done: a minute, or ten times a case's timeout where that is longer. */
+    private Duration generatorTimeout() {
+        return Duration.ofSeconds(Math.max(60, 10L * options.run().timeoutSeconds()));
+    }
+
+    /**
+     * The reference's and the candidate's launchers. For now this mirrors {@code three-column}'s (the reference's files,
+     * directory or install prefix hidden from the candidate, shown to the reference), plus a {@code referenceHome}
+     * given explicitly; it is the one place to change when the sandbox's model of the reference changes.
+     */
+    @Override
+    protected AutoCloseable openLaunchers(GradeLog log) {
+        List<Path> oracles = List.of(options.referenceDigest());
+        List<Path> candidateRuns = settings.executablesOf(options.candidate());
+        List<Path> hiddenFromCandidate = hiddenFromOthers(options.candidate(), candidateRuns);
+        // The reference's own directories (its prefix, the modules its interpreter loads) are the module's oracles
+        // for every other launcher: this one runs from them.
+        List<Path> referenceRuns = new ArrayList<>(referenceFiles.frozen());
+        referenceRuns.addAll(referenceFiles.directories());
+        if (options.referenceHome() != null) {
+            referenceRuns.add(options.referenceHome());
+        }
+        referenceLauncher = settings.openLauncher(log, oracles, referenceRuns);
+        try {
+            candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, candidateRuns);
+        } catch (RuntimeException e) {
+            referenceLauncher.close();
+            throw e;
+        }
+        return () -> {
+            try (Launcher reference = referenceLauncher; Launcher candidate = candidateLauncher) {
+                // both closed, the candidate's first
+            }
+        };
+    }
+
+    /** The generator is a child like the candidate: it sees what the candidate may see, and its own program and script. */
+    private Launcher openGeneratorLauncher(GradeLog log) {
+        List<Path> runs = new ArrayList<>(settings.executablesOf(options.generator()));
+        runs.addAll(ReferenceFiles.namedFiles(options.generator(), settings.workingDirectory()));
+        return settings.openLauncher(log, hiddenFromOthers(options.generator(), settings.executablesOf(options.generator())), runs);
+    }
+
+    /**
+     * What a child other than the reference must not see, as {@code three-column} hides it from its candidate: the sidecar,
+     * the reference's files and its directory (unless that holds what {@code command} runs or names), and an explicit
+     * {@code referenceHome}.
+     */
+    private List<Path> hiddenFromOthers(List<String> command, List<Path> runs) {
+        List<Path> given = new ArrayList<>(runs);
+        given.addAll(ReferenceFiles.namedFiles(command, settings.workingDirectory()));
+        // A directory the child is given too (an input directory both read) stays visible to it.
+        given.addAll(ReferenceFiles.namedDirectories(command, settings.workingDirectory()));
+        given.addAll(ReferenceFiles.attachedFiles(command, settings.workingDirectory()));
+        List<Path> hidden = new ArrayList<>(List.of(options.referenceDigest()));
+        hidden.addAll(ReferenceFiles.of(referenceBinary, options.reference(), settings.workingDirectory(), given, settings.projectDirectory(),
+                ChildEnvironment.pinned(settings.environment())).hidden(given));
+        if (sameFile(runs, referenceBinary)) {
+            // A candidate that is the reference binary itself (run with other arguments) runs it.
+            hidden.remove(referenceBinary);
+        }
+        if (options.referenceHome() != null) {
+            hidden.add(options.referenceHome());
+        }
+        return hidden;
+    }
+
+    private static boolean sameFile(List<Path> runs, Path reference) {
+        try {
+            return !runs.isEmpty() && Files.isSameFile(runs.get(0), reference);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    @Override
+    protected Row gradeCase(Case c) {
+        String stem = SafeNames.stem(c.id());
+        LaunchResult reference = run(referenceLauncher, options.reference(), c, stem + ".reference", "reference");
+        LaunchResult candidate = run(candidateLauncher, options.candidate(), c, stem + ".candidate", "candidate");
+        DifferentialPattern pattern = classify(options.comparison(), reference, candidate);
+        Shrunk shrunk = pattern == DifferentialPattern.CANDIDATE_DIFFERS && options.shrink() ? shrink(c, stem, reference, candidate) : null;
+        return new Row(c, reference, candidate, pattern, shrunk);
+    }
+
+    /**
+     * Cuts the case down while the two still differ. Each try's streams are kept while it is the smallest so far (the
+     * report shows its outputs) and deleted when a smaller one replaces it or when it did not differ.
+     */
+    private Shrunk shrink(Case c, String stem, LaunchResult reference, LaunchResult candidate) {
+        int[] tries = {0};
+        Shrunk[] best = {null};
+        InputShrinker.Shrunk shrunk = InputShrinker.shrink(new InputShrinker.Input(c.args(), c.stdin()), input -> {
+            int at = ++tries[0];
+            Case trial = new Case(c.id(), input.args(), input.stdin(), null, c.line());
+            // '~' and a word no hashed stem ends with: no other case's stream files have these names.
+            LaunchResult r = run(referenceLauncher, options.reference(), trial, stem + "~shrink-" + at + ".reference", "reference");
+            LaunchResult d = run(candidateLauncher, options.candidate(), trial, stem + "~shrink-" + at + ".candidate", "candidate");
+            boolean differs = classify(options.comparison(), r, d) == DifferentialPattern.CANDIDATE_DIFFERS;
+            if (differs) {
+                if (best[0] != null) {
+                    CaseOutcome.delete(files(best[0].reference(), best[0].candidate()));
+                }
+                best[0] = new Shrunk(trial, r, d, 0, false);
+            } else {
+                CaseOutcome.delete(files(r, d));
+            }
+            return differs;
+        }, options.shrinkBudget());
+        // The smallest input is the last one kept: every try that differed was smaller than the one before.
+        Shrunk smallest = best[0];
+        if (smallest == null) {
+            return new Shrunk(c, reference, candidate, shrunk.tests(), shrunk.budgetSpent());
+        }
+        return new Shrunk(smallest.smallest(), smallest.reference(), smallest.candidate(), shrunk.tests(), shrunk.budgetSpent());
+    }
+
+    static List<Path> files(LaunchResult reference, LaunchResult candidate) {
+        return List.of(reference.stdout().file(), reference.stderr().file(), candidate.stdout().file(), candidate.stderr().file());
+    }
+
+    /**
+     * How a run pair compares: out of time, else the same exit status (or signal) and stdout under the rule, or not.
+     * Only stdout and the exit status count; stderr is kept beside the case.
+     */
+    static DifferentialPattern classify(Comparison rule, LaunchResult reference, LaunchResult candidate) {
+        if (reference.timedOut() || candidate.timedOut()) {
+            return DifferentialPattern.TIMEOUT;
+        }
+        boolean sameEnd = Objects.equals(reference.exitCode(), candidate.exitCode()) && Objects.equals(reference.signal(), candidate.signal())
+                && reference.outputLimited() == candidate.outputLimited();
+        if (!sameEnd) {
+            // Unread: a different exit already decides, and the comparison would read streams for nothing.
+            return DifferentialPattern.CANDIDATE_DIFFERS;
+        }
+        return compare(rule, stdout(reference), stdout(candidate)) ? DifferentialPattern.PASS_AGREE : DifferentialPattern.CANDIDATE_DIFFERS;
+    }
+
+    /** Compares and closes both sides; closing a kept output checks it still holds what was captured. */
+    private static boolean compare(Comparison rule, Reader left, Reader right) {
+        try (left; right) {
+            return rule.equal(left, right);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read an output back to compare it", e);
+        }
+    }
+
+    /** Bytes as ISO-8859-1 characters, so comparisons are byte-exact whatever the encoding. */
+    private static Reader stdout(LaunchResult result) {
+        return new BufferedReader(new InputStreamReader(CapturedStream.open(result.stdout()), StandardCharsets.ISO_8859_1));
+    }
+
+    private LaunchResult run(Launcher launcher, List<String> command, Case c, String name, String parameter) {
+        // Only the case's arguments and stdin reach a binary: never the seed, never the other binary's output.
+        Duration timeout = Duration.ofSeconds(options.run().timeoutSeconds());
+        return settings.mustHaveStarted(launcher.launch(c.applyTo(settings.launchRequest(command, Map.of(), timeout), settings.workingDirectory(),
+                timeout).keepingOutputAs(settings.streamsDirectory().resolve(name))), parameter, command);
+    }
+
+    @Override
+    protected boolean failing(Row row) {
+        return !row.pattern().passed();
+    }
+
+    @Override
+    protected RowReport<Row> report() {
+        return report;
+    }
+
+    @Override
+    protected Map<String, Object> errorHead(PatchgradeException error) {
+        return GoalRun.head("goal", "differential", "execution", settings.executionId(), "verdict", "error", "worst", error.errorName(),
+                "seed", seed.value(), "seed_given", seed.given(), "count", options.count());
+    }
+
+    /** For messages: the case's id as a message may show it. */
+    static String printable(Case c) {
+        return CasesFile.printable(c.id());
+    }
+}
