@@ -22,7 +22,7 @@ public enum DifferentialPattern {
         return switch (this) {
             case REFERENCE_IDENTITY_DRIFT -> "the reference (its executable or a file its command names) is not the frozen one; nothing can be graded";
             case CANDIDATE_DIFFERS -> "the candidate's stdout or exit status differs from the frozen reference's on an input nobody committed: "
-                    + "reject the patch (it changed behaviour, or answers only the committed cases)";
+                    + "reject the patch, which changed behaviour or answers only the committed cases";
             case TIMEOUT -> "a binary ran out of time";
             case PASS_AGREE -> "reference and candidate agree";
         };

@@ -37,8 +37,9 @@ import java.util.Map;
  */
 final class DifferentialReport implements RowReport<Row> {
     private static final int TABLE_ROWS = 30;
-    /** How much of an input's JSON a message shows. */
+    /** How much of an input's JSON a failure's body shows, and its one-line message. */
     private static final int INPUT_SHOWN = 200;
+    private static final int MESSAGE_INPUT = 80;
     private static final ObjectWriter ONE_LINE = JsonReports.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT);
 
     private final Options options;
@@ -177,27 +178,31 @@ final class DifferentialReport implements RowReport<Row> {
         }
         Shrunk shrunk = row.shrunk();
         String from = shrunk == null ? "" : shrunk.smaller(row.testCase())
-                ? " (shrunk from " + new InputShrinker.Input(row.testCase().args(), row.testCase().stdin()).describe() + " in " + shrunk.runPairs()
-                        + " run pair(s))"
+                ? " (shrunk from " + input(row.testCase(), MESSAGE_INPUT) + " in " + shrunk.runPairs() + " run pair(s))"
                 : " (no smaller input differs)";
-        return sides + " on " + input(row.shown()) + from;
+        return sides + " on " + input(row.shown(), MESSAGE_INPUT) + from;
     }
 
     /** {@code args ["7"], stdin "1\n"}: the input as JSON strings, cut and escaped for one line. */
     static String input(Case c) {
-        String text = "args " + cut(json(c.args()));
+        return input(c, INPUT_SHOWN);
+    }
+
+    /** @param width how many characters of each part's JSON are shown */
+    static String input(Case c, int width) {
+        String text = "args " + cut(json(c.args()), width);
         if (c.stdin() != null) {
-            text += ", stdin " + cut(json(c.stdin()));
+            text += ", stdin " + cut(json(c.stdin()), width);
         }
         // JSON escapes the controls; what a console would still obey (bidi overrides, say) is escaped here.
         return ConsoleText.safe(text);
     }
 
-    private static String cut(String text) {
-        if (text.length() <= INPUT_SHOWN) {
+    private static String cut(String text, int width) {
+        if (text.length() <= width) {
             return text;
         }
-        int end = Character.isLowSurrogate(text.charAt(INPUT_SHOWN)) ? INPUT_SHOWN - 1 : INPUT_SHOWN;
+        int end = Character.isLowSurrogate(text.charAt(width)) ? width - 1 : width;
         return text.substring(0, end) + "...(" + text.length() + " characters)";
     }
 

@@ -11,12 +11,9 @@ import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.report.CaseOutcome;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,8 +85,7 @@ final class Generator {
                     + byHand() + "` (" + shown.setting(Setting.GENERATOR) + " names it)");
         }
         List<Case> cases;
-        try (BufferedReader text = new BufferedReader(new InputStreamReader(CapturedStream.open(result.stdout()),
-                StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)))) {
+        try (InputStream text = CapturedStream.open(result.stdout())) {
             cases = GeneratorOutput.parse(text, origin(), "The whole output is in " + result.stdout().file() + "; run `" + byHand()
                     + "` to see it, and print one JSON object a line on stdout (anything else on stderr)");
         } catch (IOException e) {

@@ -8,9 +8,15 @@ import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
 import dev.patchgrade.core.cases.CasesFile;
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.Charset;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -27,6 +33,7 @@ import java.util.Set;
 final class GeneratorOutput {
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final Set<String> KEYS = Set.of("id", "args", "stdin");
+    private static final Charset UTF8 = StandardCharsets.UTF_8;
     private static final String EXAMPLE = "{\"id\":\"case-1\",\"args\":[\"17\"],\"stdin\":\"3\\n\"}";
 
     private GeneratorOutput() {}
@@ -35,13 +42,32 @@ final class GeneratorOutput {
      * @param origin what printed the text, for messages: {@code the generator gen.sh (seed 7, count 200)}
      * @param fix what to do about a bad line, for messages
      */
-    static List<Case> parse(BufferedReader text, String origin, String fix) {
+    static List<Case> parse(InputStream text, String origin, String fix) {
         List<Case> cases = new ArrayList<>();
         Map<String, Integer> lines = new HashMap<>();
         int number = 0;
         try {
-            for (String line = text.readLine(); line != null; line = text.readLine()) {
+            InputStream in = new BufferedInputStream(text);
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            for (boolean more = true; more; ) {
+                bytes.reset();
+                int b;
+                while ((b = in.read()) >= 0 && b != '\n') {
+                    bytes.write(b);
+                }
+                more = b >= 0;
+                if (!more && bytes.size() == 0) {
+                    break;
+                }
                 number++;
+                String line;
+                try {
+                    // Line by line, so that a byte that is no UTF-8 is named by its line.
+                    line = UTF8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                            .decode(ByteBuffer.wrap(bytes.toByteArray())).toString();
+                } catch (CharacterCodingException e) {
+                    throw malformed(origin, number, "is not valid UTF-8; print text (an argument or stdin in JSON escapes, \\u00e9)", fix);
+                }
                 Case c = parseLine(line, number, origin, fix);
                 if (c == null) {
                     continue;
@@ -53,8 +79,6 @@ final class GeneratorOutput {
                 }
                 cases.add(c);
             }
-        } catch (CharacterCodingException e) {
-            throw malformed(origin, number + 1, "is not valid UTF-8; print text (an argument or stdin in JSON escapes, \\u00e9)", fix);
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.GENERATOR_FAILED, "cannot read the output of " + origin + " back: " + e.getMessage(), e);
         }
