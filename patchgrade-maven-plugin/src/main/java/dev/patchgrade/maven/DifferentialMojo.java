@@ -6,7 +6,11 @@ import dev.patchgrade.core.differential.DifferentialGoal;
 import dev.patchgrade.core.differential.Seed;
 import dev.patchgrade.core.grade.CaseRunner;
 import java.io.File;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+import org.apache.maven.execution.MavenSession;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -52,7 +56,10 @@ public class DifferentialMojo extends AbstractGradingMojo {
     @Parameter(property = "patchgrade.count", defaultValue = "200")
     private int count;
 
-    /** The seed (PATCHGRADE_SEED): by default a new one for every build, printed, so that -Dpatchgrade.seed=N grades the same cases again. */
+    /**
+     * The seed (PATCHGRADE_SEED): by default a new one for every build, shared by its differential executions and
+     * printed, so that -Dpatchgrade.seed=N grades the same cases again.
+     */
     @Parameter(property = "patchgrade.seed")
     private String seed;
 
@@ -80,9 +87,27 @@ public class DifferentialMojo extends AbstractGradingMojo {
     @Parameter(property = "patchgrade.keepAll", defaultValue = "false")
     private boolean keepAll;
 
+    @Parameter(defaultValue = "${session}", readonly = true)
+    private MavenSession session;
+
+    /**
+     * The seed each build drew, by build: every differential execution of a build (every module of a reactor) grades
+     * with the same seed, so that the one flag the console prints reproduces all of them.
+     */
+    private static final Map<Object, Seed> DRAWN = Collections.synchronizedMap(new WeakHashMap<>());
+
     @Override
     protected String goal() {
         return "differential";
+    }
+
+    /** The configured seed, or the one this build drew. */
+    private Seed seed() {
+        Seed configured = Seed.parse(seed);
+        if (configured != null || session == null || session.getRequest() == null) {
+            return configured;
+        }
+        return DRAWN.computeIfAbsent(session.getRequest(), build -> Seed.draw());
     }
 
     @Override
@@ -94,7 +119,7 @@ public class DifferentialMojo extends AbstractGradingMojo {
                 .referenceHome(path(referenceHome))
                 .generator(list("generator", generator))
                 .count(count)
-                .seed(Seed.parse(seed))
+                .seed(seed())
                 .comparison(Comparison.parse(comparison))
                 .timeoutSeconds(timeout)
                 .parallel(CaseRunner.workers(parallel))
