@@ -269,47 +269,76 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
     @Override
     protected Row gradeCase(Case c) {
         String stem = SafeNames.stem(c.id());
-        LaunchResult reference = run(referenceLauncher, options.reference(), c, stem + ".reference", "reference");
-        LaunchResult candidate = run(candidateLauncher, options.candidate(), c, stem + ".candidate", "candidate");
-        DifferentialPattern pattern = classify(options.comparison(), reference, candidate);
-        Shrunk shrunk = pattern == DifferentialPattern.CANDIDATE_DIFFERS && options.shrink() ? shrink(c, stem, reference, candidate) : null;
-        return new Row(c, reference, candidate, pattern, shrunk);
+        Pair pair = runPair(c);
+        DifferentialPattern pattern = classify(options.comparison(), pair.reference(), pair.candidate());
+        // Held until now: only what people look at becomes a file (most cases agree, and their streams never leave scratch).
+        Pair shown = !pattern.passed() || options.run().keepAll() ? pair.keep(settings.streamsDirectory(), stem) : pair.release();
+        Shrunk shrunk = pattern == DifferentialPattern.CANDIDATE_DIFFERS && options.shrink() ? shrink(c, stem, shown) : null;
+        return new Row(c, shown.reference(), shown.candidate(), pattern, shrunk);
+    }
+
+    /** The reference's and the candidate's run on one input, their output held in the launchers' scratch or kept as files. */
+    record Pair(LaunchResult reference, LaunchResult candidate) {
+        Pair keep(Path directory, String name) {
+            return new Pair(reference.keepOutputAs(directory.resolve(name + ".reference")), candidate.keepOutputAs(directory.resolve(name + ".candidate")));
+        }
+
+        Pair release() {
+            return new Pair(reference.released(), candidate.released());
+        }
+    }
+
+    private Pair runPair(Case c) {
+        LaunchResult reference = run(referenceLauncher, options.reference(), c, "reference");
+        try {
+            return new Pair(reference, run(candidateLauncher, options.candidate(), c, "candidate"));
+        } catch (RuntimeException e) {
+            reference.released();
+            throw e;
+        }
     }
 
     /**
-     * Cuts the case down while the two still differ. Each try's streams are kept while it is the smallest so far (the
-     * report shows its outputs) and deleted when a smaller one replaces it or when it did not differ.
+     * Cuts the case down while the two still differ. Each try's output is held while it is the smallest so far and let
+     * go when a smaller one replaces it or when it did not differ; the last one kept becomes files beside the case's.
      */
-    private Shrunk shrink(Case c, String stem, LaunchResult reference, LaunchResult candidate) {
-        int[] tries = {0};
-        Shrunk[] best = {null};
+    private Shrunk shrink(Case c, String stem, Pair original) {
+        Pair[] best = {null};
+        Case[] smallest = {c};
         InputShrinker.Shrunk shrunk = InputShrinker.shrink(new InputShrinker.Input(c.args(), c.stdin()), input -> {
-            int at = ++tries[0];
             Case trial = new Case(c.id(), input.args(), input.stdin(), null, c.line());
-            // '~' and a word no hashed stem ends with: no other case's stream files have these names.
-            LaunchResult r = run(referenceLauncher, options.reference(), trial, stem + "~shrink-" + at + ".reference", "reference");
-            LaunchResult d = run(candidateLauncher, options.candidate(), trial, stem + "~shrink-" + at + ".candidate", "candidate");
-            boolean differs = classify(options.comparison(), r, d) == DifferentialPattern.CANDIDATE_DIFFERS;
+            Pair pair = runPair(trial);
+            boolean differs;
+            try {
+                differs = classify(options.comparison(), pair.reference(), pair.candidate()) == DifferentialPattern.CANDIDATE_DIFFERS;
+            } catch (RuntimeException e) {
+                pair.release();
+                throw e;
+            }
             if (differs) {
                 if (best[0] != null) {
-                    CaseOutcome.delete(files(best[0].reference(), best[0].candidate()));
+                    best[0].release();
                 }
-                best[0] = new Shrunk(trial, r, d, 0, false);
+                best[0] = pair;
+                smallest[0] = trial;
             } else {
-                CaseOutcome.delete(files(r, d));
+                pair.release();
             }
             return differs;
         }, options.shrinkBudget());
-        // The smallest input is the last one kept: every try that differed was smaller than the one before.
-        Shrunk smallest = best[0];
-        if (smallest == null) {
-            return new Shrunk(c, reference, candidate, shrunk.tests(), shrunk.budgetSpent());
+        if (best[0] == null) {
+            return new Shrunk(c, original.reference(), original.candidate(), shrunk.tests(), shrunk.budgetSpent());
         }
-        return new Shrunk(smallest.smallest(), smallest.reference(), smallest.candidate(), shrunk.tests(), shrunk.budgetSpent());
+        // The smallest input is the last one that differed: each was smaller than the one before. '~' and a word no
+        // hashed stem ends with: no other case's stream files have these names.
+        Pair kept = best[0].keep(settings.streamsDirectory(), stem + "~smallest");
+        return new Shrunk(smallest[0], kept.reference(), kept.candidate(), shrunk.tests(), shrunk.budgetSpent());
     }
 
+    /** The stream files a row kept (none for output that was let go). */
     static List<Path> files(LaunchResult reference, LaunchResult candidate) {
-        return List.of(reference.stdout().file(), reference.stderr().file(), candidate.stdout().file(), candidate.stderr().file());
+        return java.util.stream.Stream.of(reference.stdout().file(), reference.stderr().file(), candidate.stdout().file(), candidate.stderr().file())
+                .filter(Objects::nonNull).toList();
     }
 
     /**
@@ -343,11 +372,11 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
         return new BufferedReader(new InputStreamReader(CapturedStream.open(result.stdout()), StandardCharsets.ISO_8859_1));
     }
 
-    private LaunchResult run(Launcher launcher, List<String> command, Case c, String name, String parameter) {
+    private LaunchResult run(Launcher launcher, List<String> command, Case c, String parameter) {
         // Only the case's arguments and stdin reach a binary: never the seed, never the other binary's output.
         Duration timeout = Duration.ofSeconds(options.run().timeoutSeconds());
         return settings.mustHaveStarted(launcher.launch(c.applyTo(settings.launchRequest(command, Map.of(), timeout), settings.workingDirectory(),
-                timeout).keepingOutputAs(settings.streamsDirectory().resolve(name))), parameter, command);
+                timeout).holdingOutput()), parameter, command);
     }
 
     @Override

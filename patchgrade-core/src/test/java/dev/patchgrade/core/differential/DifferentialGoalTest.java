@@ -94,6 +94,17 @@ class DifferentialGoalTest {
                 .parallel(2);
     }
 
+    /** The names of the stream files an execution kept. */
+    private List<String> streams(String execution) throws Exception {
+        Path directory = settings(execution).streamsDirectory();
+        if (!Files.isDirectory(directory)) {
+            return List.of();
+        }
+        try (var files = Files.list(directory)) {
+            return files.map(file -> file.getFileName().toString()).toList();
+        }
+    }
+
     private JsonNode json(String execution) throws Exception {
         return JsonReports.MAPPER.readTree(settings(execution).jsonReport().toFile());
     }
@@ -114,6 +125,7 @@ class DifferentialGoalTest {
         String xml = Files.readString(settings("honest").xmlReport());
         assertThat(xml).contains("<property name=\"patchgrade.seed\" value=\"11\"/>", "tests=\"30\"", "failures=\"0\"", "name=\"c0\"", "name=\"c29\"");
         assertThat(Files.readString(DifferentialGoal.feedbackFile(settings("honest")))).isEmpty();
+        assertThat(streams("honest")).as("agreeing cases keep no stream files").isEmpty();
         String page = Files.readString(dir.resolve("reports").resolve(HtmlSummary.FILE));
         assertThat(page).contains("differential.honest", "30 generated cases", "<code class=\"seed\">11</code>", "pass_agree");
         assertThat(ModuleCheck.read(dir.resolve("reports"), null).with(ModuleCheck.Status.PASSED)).extracting(ModuleCheck.Execution::name)
@@ -149,6 +161,15 @@ class DifferentialGoalTest {
             }
             assertThat(shrunk.path("smaller").asBoolean()).isTrue();
         }
+        // The streams of the differing cases only: as generated and at their smallest.
+        Set<String> kept = new HashSet<>();
+        for (JsonNode c : differing) {
+            kept.add(c.path("id").asText() + ".reference.stdout");
+            kept.add(c.path("id").asText() + "~smallest.candidate.stdout");
+            assertThat(c.path("shrunk").path("reference").path("stdout_file").asText()).endsWith(c.path("id").asText() + "~smallest.reference.stdout");
+        }
+        assertThat(streams("table")).containsAll(kept).allMatch(name -> differing.stream().anyMatch(c -> name.startsWith(c.path("id").asText() + ".")
+                || name.startsWith(c.path("id").asText() + "~smallest.")));
         List<String> feedback = Files.readAllLines(DifferentialGoal.feedbackFile(settings("table")));
         assertThat(feedback).hasSameSizeAs(differing);
         JsonNode line = JsonReports.MAPPER.readTree(feedback.get(0));
