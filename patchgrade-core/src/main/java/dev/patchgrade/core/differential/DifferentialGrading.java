@@ -17,6 +17,7 @@ import dev.patchgrade.core.launch.CapturedStream;
 import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.report.CaseOutcome;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -213,9 +214,11 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
         if (options.referenceHome() != null) {
             referenceRuns.add(options.referenceHome());
         }
-        referenceLauncher = settings.openLauncher(log, oracles, referenceRuns);
+        // Each at most parallel children at once, and twice as many callers (callersPerWorker): a case's next run is
+        // queued on a helper while the run before it ends.
+        referenceLauncher = settings.openLauncher(log, oracles, referenceRuns, options.run().parallel());
         try {
-            candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, candidateRuns);
+            candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, candidateRuns, options.run().parallel());
         } catch (RuntimeException e) {
             referenceLauncher.close();
             throw e;
@@ -225,6 +228,11 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
                 // both closed, the candidate's first
             }
         };
+    }
+
+    @Override
+    protected int callersPerWorker() {
+        return Launchers.CALLERS_PER_CHILD;
     }
 
     /** The generator is a child like the candidate: it sees what the candidate may see, and its own program and script. */
