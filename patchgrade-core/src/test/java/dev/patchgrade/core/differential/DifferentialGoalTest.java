@@ -299,4 +299,39 @@ class DifferentialGoalTest {
         assertThat(json("peek").path("cases").path(0).path("candidate").path("stdout").asText()).isEqualTo("hidden\nseed=none\n");
         assertThat(result.worst()).isEqualTo("pass_agree");
     }
+
+    @Test
+    void aReferenceHomeIsShownToTheReferenceAndHiddenFromTheCandidate() throws Exception {
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+        // Data the reference finds beside itself, which no word of its command names: not hidden by default.
+        Files.createDirectories(dir.resolve("refdist/share"));
+        Files.writeString(dir.resolve("refdist/share/answer.txt"), "42\n");
+        Files.createDirectories(dir.resolve("refdist/programs"));
+        Path answering = script("refdist/programs/answer.sh", "#!/bin/sh\ncat \"$(dirname \"$0\")/../share/answer.txt\"\n");
+        Path copying = script("copy.sh", "#!/bin/sh\ncat " + dir.resolve("refdist/share/answer.txt") + " 2>/dev/null || echo hidden\n");
+        generator = script("gen-one.sh", "#!/bin/sh\necho '{\"id\":\"one\",\"args\":[]}'\n");
+        Path homeSidecar = dir.resolve("answer.sha256");
+        ThreeColumnGoal.freeze(settings("freeze-answer"), List.of(answering.toString()), homeSidecar, false, GradeLog.SILENT);
+        DifferentialGoal.Builder grade = DifferentialGoal.builder(settings("home")).reference(List.of(answering.toString()))
+                .candidate(List.of(copying.toString())).referenceDigest(homeSidecar).generator(List.of(generator.toString())).count(1)
+                .seed(new Seed(5, true)).parallel(1);
+        assertThat(DifferentialGoal.grade(grade.build(), GradeLog.SILENT).worst()).as("without referenceHome the copy reads the data")
+                .isEqualTo("pass_agree");
+        GoalResult hidden = DifferentialGoal.grade(grade.referenceHome(dir.resolve("refdist")).build(), GradeLog.SILENT);
+        assertThat(hidden.worst()).isEqualTo("candidate_differs");
+        JsonNode c = json("home").path("cases").path(0);
+        assertThat(c.path("reference").path("stdout").asText()).isEqualTo("42\n");
+        assertThat(c.path("candidate").path("stdout").asText()).isEqualTo("hidden\n");
+    }
+
+    @Test
+    void aReferenceHomeThatHoldsTheCandidateOrNotTheReferenceIsABadParameter() throws Exception {
+        GoalResult holdsCandidate = DifferentialGoal.grade(options("home-candidate", "tenths_fast").referenceHome(dir).build(), GradeLog.SILENT);
+        assertThat(holdsCandidate.error().errorName()).isEqualTo("bad_parameter");
+        assertThat(holdsCandidate.error().getMessage()).startsWith("the referenceHome setting is " + dir + ", which also holds")
+                .contains("Install the reference into a prefix of its own");
+        GoalResult elsewhere = DifferentialGoal.grade(options("home-elsewhere", "tenths_fast").referenceHome(dir.resolve("build")).build(),
+                GradeLog.SILENT);
+        assertThat(elsewhere.error().getMessage()).contains("which does not hold the reference " + reference);
+    }
 }
