@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  * {@code index.html}: one page (no script, no network) over every goal execution whose JSON report
  * lies in the reports directory, rebuilt after each execution so the last one of a module build
  * covers them all. Each report is read as a stream and drawn by its {@code goal}. Envelopes get a bar per figure (measured against its ceiling), digests a grid of
- * the drifting fields per case, three-column grades the pattern counts.
+ * the drifting fields per case, three-column grades the pattern counts, differential grades their seed, the pattern
+ * counts and each differing case's smallest input.
  *
  * <p>It keeps its look under Jenkins' default Content Security Policy ({@code sandbox; default-src
  * 'none'; img-src 'self'; style-src 'self';}), which blocks inline {@code <style>} and {@code style=}:
