@@ -15,7 +15,6 @@ import dev.patchgrade.core.report.BoundedTable;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.FeedbackFile;
-import dev.patchgrade.core.report.JsonReports;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;

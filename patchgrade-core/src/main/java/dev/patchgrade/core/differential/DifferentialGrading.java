@@ -3,7 +3,6 @@ package dev.patchgrade.core.differential;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
-import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.classify.Comparison;
 import dev.patchgrade.core.classify.ReferenceFiles;
 import dev.patchgrade.core.classify.ThreeColumnGoal;
@@ -18,7 +17,6 @@ import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
-import dev.patchgrade.core.report.CaseOutcome;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -401,10 +399,5 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
     protected Map<String, Object> errorHead(PatchgradeException error) {
         return GoalRun.head("goal", "differential", "execution", settings.executionId(), "verdict", "error", "worst", error.errorName(),
                 "seed", seed.value(), "seed_given", seed.given(), "count", options.count());
-    }
-
-    /** For messages: the case's id as a message may show it. */
-    static String printable(Case c) {
-        return CasesFile.printable(c.id());
     }
 }
