@@ -15,11 +15,14 @@
 #   5. detection power under load: score_lookup variants doing 1.00x, 1.03x, 1.05x and 1.10x the work,
 #      and an -O0 build, each graded 30 times with one core busy against an envelope recorded on 1.00x;
 #   6. false alarms of the digest under load: 200 cases of 1 ms to 2 s of CPU, recorded with both cores
-#      busy and graded 10 times on a quiet machine, then the reverse.
+#      busy and graded 10 times on a quiet machine, then the reverse;
+#   7. the differential goal's cost per generated case (two launches and a comparison) next to the floor for
+#      two launches, sandbox off and on, 1 and 2 workers, a first grade and 3 rounds; the generator's own time; and
+#      a grade in which every case differs and is shrunk (run pairs a case). DIFFERENTIAL_CASES (1000) sizes it.
 # The digest goal end to end through Maven at scale (2,000 to 100,000 cases, peak RSS, bytes written)
 # is bench/scale.sh; 20,000 cases under -Xmx128m is bench/heap-20k.sh.
 # Usage: bench/run.sh [--only SECTIONS] [launches per path]
-#   SECTIONS: comma-separated numbers or names (rss,launches,hashing,noise,digest,power,alarms);
+#   SECTIONS: comma-separated numbers or names (rss,launches,hashing,noise,digest,power,alarms,differential);
 #   default all. Launches per path default to 7000, in 7 interleaved rounds.
 #   POWER_GRADES (30), POWER_COUNTS (every grade), ALARM_CASES (200) and ALARM_GRADES (10) size
 #   sections 5 and 6.
@@ -46,6 +49,7 @@ g++ -std=c++17 -O2 -o "$work/score_lookup" "$root/examples/score-lookup/src/main
 g++ -std=c++17 -O2 -o "$work/write_bytes" "$root/patchgrade-core/src/test/cpp/write_bytes.cpp"
 cp="$root/patchgrade-core/target/classes:$root/patchgrade-core/target/test-classes:$(cat "$work/classpath.txt")"
 cc -O2 -o "$work/spin" "$root/bench/spin.c"
+cc -O2 -o "$work/echo_arg" "$root/bench/echo_arg.c"
 for permille in 1000 1030 1050 1100; do
   g++ -std=c++17 -O2 -DWORK_PERMILLE=$permille -o "$work/score_work_$permille" "$root/bench/score_work.cpp"
 done
@@ -96,4 +100,10 @@ if wanted 6 alarms; then
   echo
   echo "== 6. digest false alarms under load: ${ALARM_CASES:-200} cases, ${ALARM_GRADES:-10} grades each way =="
   bench dev.patchgrade.core.bench.LaunchBench alarms "$work/spin" "$work/busy" "${ALARM_CASES:-200}" "${ALARM_GRADES:-10}"
+fi
+
+if wanted 7 differential; then
+  echo
+  echo "== 7. differential goal: cost per generated case (${DIFFERENTIAL_CASES:-1000} cases) next to the launch floor =="
+  bench dev.patchgrade.core.bench.LaunchBench differential "$work/echo_arg" "$work/trivial" "$work/spawn_floor" "${DIFFERENTIAL_CASES:-1000}"
 fi

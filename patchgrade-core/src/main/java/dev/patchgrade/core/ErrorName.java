@@ -23,11 +23,17 @@ public enum ErrorName {
     /** The envelope's instructions were counted with another counter. SPEC. */
     COUNTER_DRIFT,
     COUNTER_UNAVAILABLE,
+    /** A differential grade's generator could not start, failed or ran out of time. */
+    GENERATOR_FAILED,
+    /** The generator printed other cases when run again with the same seed. */
+    GENERATOR_NOT_DETERMINISTIC,
     INTERRUPTED,
     /** The launcher stopped or died mid-run. SPEC. */
     LAUNCHER_FAILED,
     MALFORMED_CASES,
     MALFORMED_ENVELOPE,
+    /** A line of a generator's output that is no case: bad JSON, a missing key, an id given twice. */
+    MALFORMED_GENERATED_CASES,
     MALFORMED_GOLD,
     MALFORMED_SIDECAR,
     MISSING_CASES,

@@ -61,6 +61,13 @@ final class ModuleOracles {
             if (home != null) {
                 oracles.add(home);
             }
+            // A differential generator decides what is graded: its script, as the cases file.
+            List<String> generator = words(configuration.getChild("generator"), project, userProperties);
+            if (generator.size() > 1) {
+                generator.subList(1, generator.size()).stream().filter(word -> word != null && !word.contains("${") && !word.startsWith("-"))
+                        .filter(word -> java.nio.file.Files.isRegularFile(workingDirectory(configuration, base).resolve(word)))
+                        .forEach(word -> oracles.add(workingDirectory(configuration, base).resolve(word).normalize()));
+            }
         }
         for (String name : ORACLE_PARAMETERS) {
             for (String value : property(name, project, userProperties)) {

@@ -48,7 +48,7 @@ class PluginDescriptorTest {
         for (int i = 0; i < mojos.getLength(); i++) {
             goals.add(((Element) mojos.item(i)).getElementsByTagName("goal").item(0).getTextContent());
         }
-        assertThat(goals).contains("check", "envelope", "digest", "three-column");
+        assertThat(goals).contains("check", "envelope", "digest", "three-column", "differential");
         Document m2e = read("/META-INF/m2e/lifecycle-mapping-metadata.xml");
         assertThat(texts(m2e, "goal")).containsExactlyInAnyOrderElementsOf(goals);
         assertThat(m2e.getElementsByTagName("ignore").getLength()).isEqualTo(1);

@@ -114,6 +114,18 @@ public final class ThreeColumnGoal {
         return ReferenceHome.of(referenceExecutable(settings, reference), reference, configured, settings.workingDirectory());
     }
 
+    /**
+     * Error {@code reference_identity_drift}, naming both digests, unless {@code files} are what {@code sidecar} froze:
+     * the check every goal that runs a frozen reference makes before it runs anything.
+     *
+     * @param why what a changed reference would do to the goal's verdicts, for the message
+     */
+    public static void requireFrozen(GoalSettings settings, Path sidecar, ReferenceHome files, String why) {
+        if (ThreeColumnGrading.identity(settings, sidecar, files) != null) {
+            throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, ThreeColumnGrading.identityMessage(settings, sidecar, files, why));
+        }
+    }
+
     public static GoalResult grade(Options options, GradeLog log) {
         return new ThreeColumnGrading(options).grade(log);
     }

@@ -9,6 +9,7 @@ import dev.patchgrade.core.classify.ThreeColumnGoal.Options;
 import dev.patchgrade.core.digest.SafeNames;
 import dev.patchgrade.core.grade.CaseGrading;
 import dev.patchgrade.core.grade.GoalRun;
+import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.CapturedStream;
@@ -73,7 +74,7 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         DriftPattern identity = identity(options, referenceFiles);
         if (identity != null) {
             // The worst pattern stops the grade before any row: an error named after the pattern, as SPEC says.
-            throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, identityMessage(referenceFiles));
+            throw new PatchgradeException(ErrorName.REFERENCE_IDENTITY_DRIFT, identityMessage(settings, options.referenceDigest(), referenceFiles));
         }
         return CasesFile.open(options.run().cases(), true, options.run().shard());
     }
@@ -83,7 +84,12 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
      * {@code null} where it is: the worst pattern of all, found before any row runs.
      */
     static DriftPattern identity(Options options, ReferenceHome files) {
-        List<String> frozen = ReferenceSidecar.read(options.referenceDigest(), options.settings().rerecord("freeze-reference"));
+        return identity(options.settings(), options.referenceDigest(), files);
+    }
+
+    /** The same for any goal that runs a frozen reference: {@code sidecar} is where it was frozen. */
+    static DriftPattern identity(GoalSettings settings, Path sidecar, ReferenceHome files) {
+        List<String> frozen = ReferenceSidecar.read(sidecar, settings.rerecord("freeze-reference"));
         return frozen != null && frozen.equals(digests(files)) ? null : DriftPattern.REFERENCE_IDENTITY_DRIFT;
     }
 
@@ -91,17 +97,22 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
         return files.frozen().stream().map(ReferenceSidecar::sha256).toList();
     }
 
-    private String identityMessage(ReferenceHome files) {
+    static String identityMessage(GoalSettings settings, Path sidecar, ReferenceHome files) {
+        return identityMessage(settings, sidecar, files, "a reference that changed makes every golden look rotten");
+    }
+
+    /** @param why what a changed reference would do to this goal's verdicts */
+    static String identityMessage(GoalSettings settings, Path sidecar, ReferenceHome files, String why) {
         String actual = String.join(", ", digests(files));
         String named = String.join(", ", files.frozen().stream().map(Path::toString).toList());
-        List<String> frozen = ReferenceSidecar.read(options.referenceDigest(), settings.rerecord("freeze-reference"));
+        List<String> frozen = ReferenceSidecar.read(sidecar, settings.rerecord("freeze-reference"));
         if (frozen == null) {
-            return "no reference sidecar at " + options.referenceDigest() + ", so the reference " + named + " (sha256 " + actual
+            return "no reference sidecar at " + sidecar + ", so the reference " + named + " (sha256 " + actual
                     + ") cannot be trusted as frozen. Nothing was graded. Freeze it once it is reviewed: `" + settings.rerun("freeze-reference")
                     + "`, and commit the sidecar";
         }
-        return changed(files.frozen(), digests(files), frozen) + " since " + options.referenceDigest() + " was written. Nothing was graded: "
-                + "a reference that changed makes every golden look rotten. If the change was reviewed, re-freeze it with `"
+        return changed(files.frozen(), digests(files), frozen) + " since " + sidecar + " was written. Nothing was graded: "
+                + why + ". If the change was reviewed, re-freeze it with `"
                 + settings.rerecord("freeze-reference") + "`";
     }
 

@@ -1,8 +1,6 @@
 package dev.patchgrade.core.classify;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.databind.ObjectWriter;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.classify.ThreeColumnGoal.Options;
@@ -13,17 +11,10 @@ import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.LaunchResult;
-import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.BoundedTable;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ConsoleTable;
-import dev.patchgrade.core.report.JsonReports;
-import java.io.BufferedWriter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.patchgrade.core.report.FeedbackFile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -38,7 +29,6 @@ import java.util.Map;
  */
 final class ThreeColumnReport implements RowReport<Row> {
     private static final int TABLE_ROWS = 30;
-    private static final ObjectWriter ONE_LINE = JsonReports.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT);
 
     private final Options options;
     private final GoalSettings settings;
@@ -46,8 +36,7 @@ final class ThreeColumnReport implements RowReport<Row> {
     private final List<String> failureLines = new ArrayList<>();
     private GradeLog log = GradeLog.SILENT;
     private BoundedTable table;
-    private Path feedbackBody;
-    private Writer feedback;
+    private final FeedbackFile feedback;
     private long graded;
     private long failed;
 
@@ -73,6 +62,7 @@ final class ThreeColumnReport implements RowReport<Row> {
     ThreeColumnReport(Options options) {
         this.options = options;
         this.settings = options.settings();
+        this.feedback = new FeedbackFile(ThreeColumnGoal.feedbackFile(settings));
     }
 
     @Override
@@ -126,26 +116,11 @@ final class ThreeColumnReport implements RowReport<Row> {
             if (failureLines.size() < GoalResult.LINES_KEPT) {
                 failureLines.add(CasesFile.printable(row.testCase().id()) + ": " + row.pattern().wireName() + " (" + ThreeColumnText.message(row) + ")");
             }
-            feedback(new Feedback(row.testCase().id(), row.testCase().args(), row.reference().stdout().excerpt(),
+            feedback.add(new Feedback(row.testCase().id(), row.testCase().args(), row.reference().stdout().excerpt(),
                     row.candidate().stdout().excerpt(), row.pattern().wireName()));
         }
         if (log.verbose() || !row.pattern().passed()) {
             table.row(CasesFile.printable(row.testCase().id()), row.pattern().wireName(), ThreeColumnText.message(row));
-        }
-    }
-
-    private void feedback(Feedback line) {
-        try {
-            if (feedback == null) {
-                Path file = ThreeColumnGoal.feedbackFile(settings);
-                Files.createDirectories(file.getParent());
-                feedbackBody = Files.createTempFile(file.getParent(), "." + file.getFileName() + ".", ".body");
-                feedback = new BufferedWriter(Files.newBufferedWriter(feedbackBody, StandardCharsets.UTF_8));
-            }
-            feedback.write(ONE_LINE.writeValueAsString(line));
-            feedback.write('\n');
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + ThreeColumnGoal.feedbackFile(settings), e);
         }
     }
 
@@ -156,20 +131,7 @@ final class ThreeColumnReport implements RowReport<Row> {
     /** The head of the JSON report, and the feedback file in its place (empty where every row passed). */
     @Override
     public Head head() {
-        Path file = ThreeColumnGoal.feedbackFile(settings);
-        try {
-            if (feedback == null) {
-                AtomicFiles.write(file, new byte[0]);
-            } else {
-                feedback.close();
-                feedback = null;
-                AtomicFiles.write(file, out -> Files.copy(feedbackBody, out));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + file, e);
-        } finally {
-            close();
-        }
+        feedback.finish();
         Map<String, Long> countJson = new LinkedHashMap<>();
         counts.forEach((pattern, n) -> countJson.put(pattern.wireName(), n));
         DriftPattern worst = worst();
@@ -181,17 +143,7 @@ final class ThreeColumnReport implements RowReport<Row> {
     /** Drops an unfinished feedback body. */
     @Override
     public void close() {
-        try {
-            if (feedback != null) {
-                feedback.close();
-                feedback = null;
-            }
-            if (feedbackBody != null) {
-                Files.deleteIfExists(feedbackBody);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot remove " + feedbackBody, e);
-        }
+        feedback.close();
     }
 
     @Override

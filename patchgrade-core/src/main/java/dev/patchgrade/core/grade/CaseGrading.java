@@ -67,9 +67,14 @@ public abstract class CaseGrading<C, R> {
     /** The JSON head of an error report. */
     protected abstract Map<String, Object> errorHead(PatchgradeException error);
 
+    /** The goal's own properties of the XML suite ({@code patchgrade.seed}), in its error report too; none by default. */
+    protected Map<String, String> properties() {
+        return Map.of();
+    }
+
     /** Everything around the goal's steps: reports, the lock and the error handling are {@link GoalRun}'s. */
     public final GoalResult grade(GradeLog log) {
-        return GoalRun.grade(settings, settings.suiteName(shard), this::errorHead, log, () -> run(log));
+        return GoalRun.grade(settings, settings.suiteName(shard), this::errorHead, properties(), log, () -> run(log));
     }
 
     private GoalResult run(GradeLog log) throws Exception {
@@ -104,7 +109,7 @@ public abstract class CaseGrading<C, R> {
             } finally {
                 launchLog.release();
             }
-            try (ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), rowsName)) {
+            try (ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), rowsName, properties())) {
                 CaseRunner.forEach(cases, parallel * callersPerWorker(), this::gradeCase, this::failing, row -> {
                     CaseOutcome outcome = rows.outcome(row, log);
                     report.add(outcome, rows.jsonRow(row));

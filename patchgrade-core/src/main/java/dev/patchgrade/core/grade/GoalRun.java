@@ -30,10 +30,16 @@ public final class GoalRun {
 
     /** The reports of this execution, to be fed case by case and {@linkplain #finish finished} once. */
     public static ExecutionReport openReport(GoalSettings settings, String suiteName, String rowsName) {
+        return openReport(settings, suiteName, rowsName, Map.of());
+    }
+
+    /** @param own the goal's own suite properties ({@code patchgrade.seed}), after the ones every report has */
+    public static ExecutionReport openReport(GoalSettings settings, String suiteName, String rowsName, Map<String, String> own) {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("patchgrade.sandbox", settings.facts().sandbox().describe());
         properties.put("patchgrade.method", settings.facts().method());
         properties.put("patchgrade.cpu", settings.facts().cpuDescription());
+        properties.putAll(own);
         return new ExecutionReport(settings.xmlReport(), settings.jsonReport(), rowsName, suiteName, settings.className(), properties);
     }
 
@@ -48,11 +54,17 @@ public final class GoalRun {
 
     /** A setup error still leaves both reports, so Jenkins shows it. */
     public static void writeError(GoalSettings settings, String caseName, PatchgradeException error, Map<String, Object> jsonHead) {
+        writeError(settings, caseName, error, jsonHead, Map.of());
+    }
+
+    /** @param properties the goal's own suite properties, as its other reports have them */
+    static void writeError(GoalSettings settings, String caseName, PatchgradeException error, Map<String, Object> jsonHead,
+            Map<String, String> properties) {
         Map<String, Object> json = new LinkedHashMap<>(jsonHead);
         String message = error.message(settings.suggestions());
         json.put("error", Map.of("type", error.errorName(), "message", message));
         json.put("sandbox", sandboxJson(settings));
-        try (ExecutionReport report = openReport(settings, settings.className(), null)) {
+        try (ExecutionReport report = openReport(settings, settings.className(), null, properties)) {
             report.add(CaseOutcome.error(caseName, error.errorName(), message, message), null);
             finish(settings, report, 0, json);
         }
@@ -99,6 +111,12 @@ public final class GoalRun {
      */
     public static GoalResult grade(GoalSettings settings, String errorCaseName, Function<PatchgradeException, Map<String, Object>> errorJson,
             GradeLog log, Grading grading) {
+        return grade(settings, errorCaseName, errorJson, Map.of(), log, grading);
+    }
+
+    /** @param properties the goal's own suite properties, for the XML of an error too */
+    public static GoalResult grade(GoalSettings settings, String errorCaseName, Function<PatchgradeException, Map<String, Object>> errorJson,
+            Map<String, String> properties, GradeLog log, Grading grading) {
         GoalResult result;
         removeStale(settings);
         try (BuildLock lock = BuildLock.take(settings.outputDirectory())) {
@@ -107,12 +125,12 @@ public final class GoalRun {
             Files.createDirectories(settings.reportsDirectory());
             result = grading.run();
         } catch (PatchgradeException e) {
-            result = failed(settings, errorCaseName, errorJson, e);
+            result = failed(settings, errorCaseName, errorJson, properties, e);
         } catch (IOException | UncheckedIOException e) {
-            result = failed(settings, errorCaseName, errorJson, new PatchgradeException(ErrorName.WRITE_FAILED, ioMessage(e), e));
+            result = failed(settings, errorCaseName, errorJson, properties, new PatchgradeException(ErrorName.WRITE_FAILED, ioMessage(e), e));
         } catch (Exception e) {
             // A bug of ours must not leave the last build's green report in place: say what happened.
-            result = failed(settings, errorCaseName, errorJson, defect(e));
+            result = failed(settings, errorCaseName, errorJson, properties, defect(e));
         }
         summarize(settings, log);
         SuiteTally tally = WRITTEN.remove(settings.xmlReport());
@@ -133,8 +151,8 @@ public final class GoalRun {
     }
 
     private static GoalResult failed(GoalSettings settings, String errorCaseName, Function<PatchgradeException, Map<String, Object>> errorJson,
-            PatchgradeException error) {
-        writeError(settings, errorCaseName, error, errorJson.apply(error));
+            Map<String, String> properties, PatchgradeException error) {
+        writeError(settings, errorCaseName, error, errorJson.apply(error), properties);
         return GoalResult.error(error);
     }
 

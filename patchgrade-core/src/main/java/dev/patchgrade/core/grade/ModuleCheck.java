@@ -112,7 +112,7 @@ public final class ModuleCheck {
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
                 if (parser.nextToken() == JsonToken.START_ARRAY && (field.equals("cases") || field.equals("rows") || field.equals("files"))) {
-                    rows = new Rows(field);
+                    rows = new Rows(head.path("goal").asText(""), field);
                     while (parser.nextToken() != JsonToken.END_ARRAY) {
                         rows.count(JsonReports.MAPPER.readTree(parser));
                     }
@@ -125,17 +125,19 @@ public final class ModuleCheck {
     }
 
     /**
-     * The rows of a digest (cases, each with a verdict), a three-column grade (rows, each with a pattern) or a patch
-     * coverage (files, each with a verdict), counted.
+     * The rows of a digest (cases, each with a verdict), a three-column grade (rows, each with a pattern), a
+     * differential grade (generated cases, each with a pattern) or a patch coverage (files, each with a verdict), counted.
      */
     private static final class Rows {
+        private final boolean differential;
         private final boolean patterns;
         private final String noun;
         private long total;
         private long failing;
 
-        Rows(String field) {
-            this.patterns = field.equals("rows");
+        Rows(String goal, String field) {
+            this.differential = goal.equals("differential");
+            this.patterns = field.equals("rows") || differential;
             this.noun = switch (field) {
                 case "rows" -> " row(s)";
                 case "files" -> " file(s)";
@@ -145,7 +147,8 @@ public final class ModuleCheck {
 
         void count(JsonNode item) {
             total++;
-            boolean passed = patterns ? item.path("pattern").asText().equals("pass_all_agree") : !item.path("verdict").asText().equals("fail");
+            boolean passed = differential ? item.path("pattern").asText().equals("pass_agree")
+                    : patterns ? item.path("pattern").asText().equals("pass_all_agree") : !item.path("verdict").asText().equals("fail");
             failing += passed ? 0 : 1;
         }
     }

@@ -21,6 +21,10 @@ public record Setting(String parameter, String property) {
     public static final Setting ENVELOPE = new Setting("envelope", "patchgrade.envelope");
     public static final Setting EXPECT_STDOUT = new Setting("expectStdout", "patchgrade.expectStdout");
     public static final Setting COMPARISON = new Setting("comparison", "patchgrade.comparison");
+    public static final Setting SEED = new Setting("seed", "patchgrade.seed");
+    public static final Setting COUNT = new Setting("count", "patchgrade.count");
+    public static final Setting SHRINK = new Setting("shrink", "patchgrade.shrink");
+    public static final Setting GENERATOR = parameter("generator");
     public static final Setting COMPILER = new Setting("compiler", "patchgrade.compiler");
     public static final Setting SANITIZER = new Setting("sanitizer", "patchgrade.sanitizer");
     public static final Setting HOST_CHECK = new Setting("hostCheck", "patchgrade.hostCheck");

@@ -22,7 +22,8 @@ import java.util.stream.Stream;
  * {@code index.html}: one page (no script, no network) over every goal execution whose JSON report
  * lies in the reports directory, rebuilt after each execution so the last one of a module build
  * covers them all. Each report is read as a stream and drawn by its {@code goal}. Envelopes get a bar per figure (measured against its ceiling), digests a grid of
- * the drifting fields per case, three-column grades the pattern counts.
+ * the drifting fields per case, three-column grades the pattern counts, differential grades their seed, the pattern
+ * counts and each differing case's smallest input.
  *
  * <p>It keeps its look under Jenkins' default Content Security Policy ({@code sandbox; default-src
  * 'none'; img-src 'self'; style-src 'self';}), which blocks inline {@code <style>} and {@code style=}:
@@ -186,6 +187,7 @@ public final class HtmlSummary {
                     case "envelope" -> envelope(html, report);
                     case "three-column" -> threeColumnCounts(html, report, section.rows());
                     case "patch-coverage" -> patchCoverage(html, report);
+                    case "differential" -> differentialCounts(html, report, section.rows());
                     default -> { }
                 }
                 html.append(section.rowsHtml());
@@ -212,7 +214,7 @@ public final class HtmlSummary {
 
     static String cssClass(String outcome) {
         return switch (outcome) {
-            case "accept", "pass", "pass_all_agree" -> "ok";
+            case "accept", "pass", "pass_all_agree", "pass_agree" -> "ok";
             default -> outcome.startsWith("error") ? "err" : "bad";
         };
     }
@@ -221,6 +223,7 @@ public final class HtmlSummary {
         return switch (section.goal()) {
             case "three-column" -> section.rows() + " rows";
             case "digest" -> section.rows() + " cases";
+            case "differential" -> section.rows() + " generated cases";
             case "envelope" -> section.head().path("runs").size() + " run(s)";
             case "patch-coverage" -> section.rows() + " file(s), " + section.head().path("run_lines").asLong() + " of "
                     + section.head().path("executable_lines").asLong() + " changed executable lines run";
@@ -255,7 +258,23 @@ public final class HtmlSummary {
     }
 
     private static void threeColumnCounts(StringBuilder html, JsonNode report, long rows) {
-        html.append("<p>comparison: <code>").append(esc(report.path("comparison").asText())).append("</code></p>\n<table class=\"bars\">");
+        html.append("<p>comparison: <code>").append(esc(report.path("comparison").asText())).append("</code></p>\n");
+        patternCounts(html, report, rows);
+    }
+
+    /** The seed first: with it, the grade is run again exactly. */
+    private static void differentialCounts(StringBuilder html, JsonNode report, long rows) {
+        html.append("<p>seed: <code class=\"seed\">").append(esc(report.path("seed").asText())).append("</code> (")
+                .append(report.path("seed_given").asBoolean(false) ? "given" : "drawn for this build").append(") &mdash; ")
+                .append(report.path("generated").asLong()).append(" case(s) generated, comparison: <code>")
+                .append(esc(report.path("comparison").asText())).append("</code>, shrink: ").append(report.path("shrink").asBoolean(false) ? "on" : "off")
+                .append("</p>\n");
+        patternCounts(html, report, rows);
+    }
+
+    /** A bar per pattern, its share of the rows. */
+    private static void patternCounts(StringBuilder html, JsonNode report, long rows) {
+        html.append("<table class=\"bars\">");
         long total = Math.max(1, rows);
         Iterator<Map.Entry<String, JsonNode>> counts = report.path("counts").fields();
         while (counts.hasNext()) {

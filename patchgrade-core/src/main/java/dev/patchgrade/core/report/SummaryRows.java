@@ -22,6 +22,7 @@ final class SummaryRows {
             case "digest" -> new DigestRows();
             case "three-column" -> new ThreeColumnRows();
             case "patch-coverage" -> new PatchCoverageRows();
+            case "differential" -> new DifferentialRows();
             default -> null;
         };
     }
@@ -187,5 +188,58 @@ final class SummaryRows {
     private static int index(String a, String b) {
         int at = FirstDifference.firstIndex(a, b);
         return at < 0 ? Integer.MAX_VALUE : at;
+    }
+
+    /** Each generated case's pattern, the input it differs on (the smallest, where it was shrunk) and both outputs on it. */
+    static final class DifferentialRows implements RowView {
+        @Override
+        public String start(JsonNode head) {
+            return "<table class=\"grid\"><tr><th>case</th><th>pattern</th><th>input</th><th>reference</th><th>candidate</th></tr>\n";
+        }
+
+        @Override
+        public boolean failing(JsonNode row) {
+            return !"pass_agree".equals(row.path("pattern").asText());
+        }
+
+        @Override
+        public void row(StringBuilder html, JsonNode row) {
+            String pattern = row.path("pattern").asText();
+            JsonNode shrunk = row.path("shrunk");
+            JsonNode shown = shrunk.isObject() ? shrunk : row;
+            String reference = side(shown.path("reference"));
+            String candidate = side(shown.path("candidate"));
+            int at = index(reference, candidate);
+            at = at == Integer.MAX_VALUE ? 0 : at;
+            String input = input(shown);
+            if (shrunk.isObject() && shrunk.path("smaller").asBoolean(false)) {
+                input += " (shrunk from " + input(row) + ")";
+            }
+            html.append("<tr><td>").append(HtmlSummary.esc(row.path("id").asText())).append("</td><td class=\"").append(HtmlSummary.cssClass(pattern))
+                    .append("\">").append(HtmlSummary.esc(pattern)).append("</td><td><code>").append(HtmlSummary.esc(FirstDifference.excerpt(input, 0, 200)))
+                    .append("</code></td><td><code>").append(HtmlSummary.esc(FirstDifference.excerpt(reference, at, 200)))
+                    .append("</code></td><td><code>").append(HtmlSummary.esc(FirstDifference.excerpt(candidate, at, 200))).append("</code></td></tr>\n");
+        }
+
+        /** The output, with the exit status where it is not 0 (a differing status is a difference too). */
+        private static String side(JsonNode run) {
+            String stdout = run.path("stdout").asText().strip();
+            if (run.path("timed_out").asBoolean(false)) {
+                return "(timed out) " + stdout;
+            }
+            if (!run.path("signal").isNull() && !run.path("signal").isMissingNode()) {
+                return "(killed by " + run.path("signal").asText() + ") " + stdout;
+            }
+            int exit = run.path("exit").asInt(0);
+            return exit == 0 ? stdout : "(exit " + exit + ") " + stdout;
+        }
+
+        private static String input(JsonNode node) {
+            StringBuilder text = new StringBuilder("args ").append(node.path("args").toString());
+            if (node.path("stdin").isTextual()) {
+                text.append(", stdin ").append(node.path("stdin").toString());
+            }
+            return text.toString();
+        }
     }
 }

@@ -36,6 +36,7 @@ public final class LaunchBench {
             case "hashing" -> hashing(args[1], Integer.parseInt(args[2]));
             case "noise" -> noise(args[1], args[2], Integer.parseInt(args[3]));
             case "digest" -> digest(args[1], args[2], Integer.parseInt(args[3]));
+            case "differential" -> DifferentialBench.run(args[1], args[2], args[3], Integer.parseInt(args[4]));
             case "rss" -> rss(java.util.Arrays.copyOfRange(args, 1, args.length));
             case "power" -> LoadBench.power(args[1], args[2], Integer.parseInt(args[3]), java.util.Arrays.copyOfRange(args, 4, args.length));
             case "alarms" -> LoadBench.alarms(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
@@ -133,7 +134,7 @@ public final class LaunchBench {
      *
      * @param argument nothing, or the one argument every launch gets (as each case gets its id)
      */
-    private static double[] floorWithCpu(String floorProgram, String program, int count, List<String> argument) throws Exception {
+    static double[] floorWithCpu(String floorProgram, String program, int count, List<String> argument) throws Exception {
         long before = cpuTicks()[1];
         List<String> command = new ArrayList<>(List.of(floorProgram, program, Integer.toString(count)));
         command.addAll(argument);

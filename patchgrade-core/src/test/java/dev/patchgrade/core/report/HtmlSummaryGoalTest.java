@@ -61,4 +61,36 @@ class HtmlSummaryGoalTest {
                 + "{\"case\":\"" + caseId + "\",\"verdict\":\"pass\",\"drift_fields\":[],\"gold\":{\"case\":\"" + caseId + "\",\"exit\":" + exit
                 + "},\"candidate\":{\"case\":\"" + caseId + "\",\"exit\":" + exit + "}}]}\n";
     }
+
+    static final String DIFFERENTIAL = """
+            {"goal":"differential","execution":"fast","verdict":"fail","worst":"candidate_differs","seed":3420747,"seed_given":false,
+             "count":200,"generated":3,"comparison":"trim","shrink":true,"counts":{"candidate_differs":1,"pass_agree":2},"graded":3,"failing":1,
+             "cases":[
+              {"id":"gen-0","args":["12"],"stdin":null,"pattern":"pass_agree","reference":{"exit":0,"stdout":"1\\n"},"candidate":{"exit":0,"stdout":"1\\n"},"shrunk":null},
+              {"id":"gen-1","args":["-1237","note"],"stdin":null,"pattern":"candidate_differs","reference":{"exit":0,"stdout":"-124\\n"},
+               "candidate":{"exit":0,"stdout":"-123\\n"},"shrunk":{"args":["7"],"stdin":null,"smaller":true,"reference":{"exit":0,"stdout":"1\\n"},
+               "candidate":{"exit":3,"stdout":"0\\n"},"run_pairs":8,"budget_spent":false}},
+              {"id":"gen-2","args":["x"],"stdin":"a\\n","pattern":"pass_agree","reference":{"exit":2,"stdout":""},"candidate":{"exit":2,"stdout":""},"shrunk":null}]}
+            """;
+
+    @Test
+    void aDifferentialGradeShowsItsSeedItsCountsAndEachDifferingCasesSmallestInputBesideTheOriginal() throws Exception {
+        Files.writeString(dir.resolve("patchgrade.differential.fast.json"), DIFFERENTIAL);
+        String html = Files.readString(HtmlSummary.refresh(dir, "m"));
+        assertThat(html).contains("<code class=\"seed\">3420747</code> (drawn for this build)", "3 case(s) generated", "3 generated cases")
+                .contains("candidate_differs: 1 of 3", "pass_agree: 2 of 3")
+                .contains("<th>input</th>", "args [&quot;7&quot;] (shrunk from args [&quot;-1237&quot;,&quot;note&quot;])")
+                .contains("<td><code>1</code></td><td><code>(exit 3) 0</code></td>")
+                .contains("<td class=\"bad\">candidate_differs</td>");
+        assertThat(HtmlSummary.cssClass("pass_agree")).isEqualTo("ok");
+    }
+
+    @Test
+    void theReactorPageListsADifferentialGradeWithItsOutcomeAndCases() throws Exception {
+        Path module = java.nio.file.Files.createDirectories(dir.resolve("billing/target/patchgrade-reports"));
+        Files.writeString(module.resolve("patchgrade.differential.fast.json"), DIFFERENTIAL);
+        Path page = ReactorSummary.register(dir.resolve("target/patchgrade-reports"), "billing", module);
+        assertThat(Files.readString(page)).contains("#differential.fast\">differential.fast</a>", "<td class=\"bad\">candidate_differs</td>",
+                "<td>3 generated cases</td>");
+    }
 }

@@ -1,0 +1,352 @@
+package dev.patchgrade.core.differential;
+
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.classify.Comparison;
+import dev.patchgrade.core.classify.ReferenceHome;
+import dev.patchgrade.core.grade.RunInputs;
+import dev.patchgrade.core.classify.ThreeColumnGoal;
+import dev.patchgrade.core.differential.DifferentialGoal.Options;
+import dev.patchgrade.core.digest.SafeNames;
+import dev.patchgrade.core.grade.CaseGrading;
+import dev.patchgrade.core.grade.GoalRun;
+import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.launch.CapturedStream;
+import dev.patchgrade.core.launch.ChildEnvironment;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.launch.Launchers;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The {@code differential} goal's steps: the reference checked against its sidecar, the generator run (twice, to
+ * see it prints the same cases for the seed), then every generated case of the shard run on both binaries,
+ * compared on stdout and exit status, and each differing case shrunk.
+ */
+final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Row> {
+    private static final String WHY_FROZEN = "a reference that changed is no longer the behaviour the candidate must keep";
+
+    private final Options options;
+    private final Seed seed;
+    private final DifferentialReport report;
+    private ReferenceHome referenceFiles;
+    private List<Case> graded = List.of();
+    private Path referenceBinary;
+    private Launcher referenceLauncher;
+    private Launcher candidateLauncher;
+
+    /**
+     * One graded case.
+     *
+     * @param shrunk the smallest input found that still differs, or {@code null} where the case did not differ or was not shrunk
+     */
+    record Row(Case testCase, LaunchResult reference, LaunchResult candidate, DifferentialPattern pattern, Shrunk shrunk) {
+        /** The input the report leads with: the smallest where there is one. */
+        Case shown() {
+            return shrunk == null ? testCase : shrunk.smallest();
+        }
+    }
+
+    /**
+     * A differing case cut down.
+     *
+     * @param smallest the smallest input on which the two still differ (the original where nothing could go)
+     * @param reference the reference's run on it
+     * @param candidate the candidate's run on it
+     * @param runPairs the extra runs of both that shrinking took
+     * @param budgetSpent it stopped at the budget, not at a 1-minimal input
+     */
+    record Shrunk(Case smallest, LaunchResult reference, LaunchResult candidate, int runPairs, boolean budgetSpent) {
+        boolean smaller(Case original) {
+            return !(smallest.args().equals(original.args()) && Objects.equals(smallest.stdin(), original.stdin()));
+        }
+    }
+
+    DifferentialGrading(Options options, Seed seed) {
+        super(options.settings(), options.run().shard(), options.run().parallel(), "cases");
+        this.options = options;
+        this.seed = seed;
+        this.report = new DifferentialReport(options, seed);
+    }
+
+    @Override
+    protected void validate() {
+        if (options.reference() == null || options.reference().isEmpty()) {
+            throw PatchgradeException.badParameter(Setting.REFERENCE, "is required: the frozen reference binary, executable first");
+        }
+        if (options.candidate() == null || options.candidate().isEmpty()) {
+            throw PatchgradeException.badParameter(Setting.CANDIDATE, "is required: the binary built from the patch, executable first");
+        }
+        if (options.generator() == null || options.generator().isEmpty()) {
+            throw PatchgradeException.badParameter(Setting.GENERATOR, "is required: the command that prints the cases for "
+                    + Generator.SEED_VARIABLE + " as JSON Lines, executable first");
+        }
+        if (options.run().timeoutSeconds() <= 0) {
+            throw PatchgradeException.badParameter(Setting.TIMEOUT, "must be a positive number of seconds (found " + options.run().timeoutSeconds() + ")");
+        }
+        if (options.count() < 1) {
+            throw PatchgradeException.badParameter(Setting.COUNT, "must be at least 1 (found " + options.count() + "): how many cases to ask the generator for");
+        }
+        if (options.shrinkBudget() < 0) {
+            throw new IllegalArgumentException("the shrink budget must not be negative, was " + options.shrinkBudget());
+        }
+        referenceFiles = ThreeColumnGoal.referenceHome(settings, options.reference(), options.referenceHome());
+        referenceBinary = referenceFiles.executable();
+    }
+
+    /** The generator's own files: its program where it is not the system's, and the files its command names. */
+    private List<Path> generatorFiles() {
+        List<Path> files = new ArrayList<>(RunInputs.named(options.generator().subList(1, options.generator().size()), settings.workingDirectory()));
+        settings.executablesOf(options.generator()).stream().filter(program -> !ReferenceHome.system(real(program))).forEach(files::add);
+        return files;
+    }
+
+    private static Path real(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            return path.toAbsolutePath().normalize();
+        }
+    }
+
+    @Override
+    protected List<Path> oracles() {
+        List<Path> oracles = new ArrayList<>(List.of(options.referenceDigest()));
+        oracles.addAll(referenceFiles.frozen());
+        // The generator decides what is graded: changed during the grade, it would have graded something else.
+        oracles.addAll(generatorFiles());
+        return oracles;
+    }
+
+    @Override
+    protected Map<String, String> properties() {
+        return Map.of("patchgrade.seed", seed.toString());
+    }
+
+    @Override
+    protected Collection<Case> prepare(GradeLog log) {
+        log.info("differential " + settings.executionId() + ": seed " + seed + (seed.given() ? " (given)" : " (drawn for this build; reproduce with "
+                + settings.suggestions().once(Setting.SEED.is(seed.toString())) + ")") + ", " + options.count() + " case(s) from "
+                + String.join(" ", options.generator()) + ", reference sidecar " + options.referenceDigest());
+        if (!options.run().shard().all() && !seed.given()) {
+            log.warn("differential " + settings.executionId() + " runs " + options.run().shard().label() + " with a seed drawn here: every agent draws "
+                    + "its own and grades a share of other cases. Give every shard the same seed, "
+                    + settings.suggestions().once(Setting.SEED.is("<build number>")) + ", so that together they grade one set");
+        }
+        // The worst pattern stops the grade before anything runs, the generator included: an error named after it, as SPEC says.
+        ThreeColumnGoal.requireFrozen(settings, options.referenceDigest(), referenceFiles, WHY_FROZEN);
+        List<Case> generated;
+        Generator generator = new Generator(settings, options.generator(), seed, options.count(), generatorTimeout());
+        try (Launcher launcher = openGeneratorLauncher(log)) {
+            generated = generator.generate(launcher, log);
+        }
+        if (generated.size() != options.count()) {
+            log.warn(generator.origin() + " printed " + generated.size() + " case(s), not the " + options.count() + " " + Generator.COUNT_VARIABLE
+                    + " asked for: all are graded");
+        }
+        report.generated(generated.size());
+        List<Case> selected = generated.stream().filter(c -> options.run().shard().selects(c.id())).toList();
+        graded = selected;
+        log.info("differential " + settings.executionId() + ": " + generated.size() + " case(s) generated"
+                + (options.run().shard().all() ? "" : ", " + selected.size() + " of them in " + options.run().shard().label()));
+        return selected;
+    }
+
+    /** A generator writes its cases out and is done: a minute, or ten times a case's timeout where that is longer. */
+    private Duration generatorTimeout() {
+        return Duration.ofSeconds(Math.max(60, 10L * options.run().timeoutSeconds()));
+    }
+
+    /**
+     * The reference's and the candidate's launchers, each shown what its runs are given (the generated cases' arguments
+     * among it): the reference's home is shown to its runs and hidden from the candidate's, as in {@code three-column},
+     * and so are the sidecar and the generator's own files.
+     */
+    @Override
+    protected AutoCloseable openLaunchers(GradeLog log) {
+        List<Path> oracles = List.of(options.referenceDigest());
+        java.util.function.Supplier<Iterable<Case>> cases = () -> graded;
+        // Each at most parallel children at once, and twice as many callers (callersPerWorker): a case's next run is
+        // queued on a helper while the run before it ends.
+        referenceLauncher = settings.openLauncher(log, oracles, RunInputs.of(options.reference(), cases).showingAlso(List.of(referenceFiles.home())),
+                options.run().parallel());
+        try {
+            candidateLauncher = settings.openLauncher(log, hiddenFromOthers(options.candidate(), log), RunInputs.of(options.candidate(), cases),
+                    options.run().parallel());
+        } catch (RuntimeException e) {
+            referenceLauncher.close();
+            throw e;
+        }
+        return () -> {
+            try (Launcher reference = referenceLauncher; Launcher candidate = candidateLauncher) {
+                // both closed, the candidate's first
+            }
+        };
+    }
+
+    @Override
+    protected int callersPerWorker() {
+        return Launchers.CALLERS_PER_CHILD;
+    }
+
+    /** The generator is a child like the candidate: it sees what the candidate may see, and its own program and script. */
+    private Launcher openGeneratorLauncher(GradeLog log) {
+        List<Path> hidden = new ArrayList<>(List.of(options.referenceDigest()));
+        Path program = settings.executablesOf(options.generator()).stream().findFirst().orElse(null);
+        hidden.addAll(referenceFiles.hiddenFromCandidate(program, settings.workingDirectory(), log));
+        return settings.openLauncher(log, hidden, RunInputs.of(options.generator()).showingAlso(generatorFiles()));
+    }
+
+    /** What the candidate must not see: the sidecar, the reference's home and the generator's files. */
+    private List<Path> hiddenFromOthers(List<String> command, GradeLog log) {
+        List<Path> hidden = new ArrayList<>(List.of(options.referenceDigest()));
+        Path program = settings.executablesOf(command).stream().findFirst().orElse(null);
+        hidden.addAll(referenceFiles.hiddenFromCandidate(program, settings.workingDirectory(), log));
+        hidden.addAll(generatorFiles());
+        return hidden;
+    }
+
+    @Override
+    protected Row gradeCase(Case c) {
+        String stem = SafeNames.stem(c.id());
+        Pair pair = runPair(c);
+        DifferentialPattern pattern = classify(options.comparison(), pair.reference(), pair.candidate());
+        // Held until now: only what people look at becomes a file (most cases agree, and their streams never leave scratch).
+        Pair shown = !pattern.passed() || options.run().keepAll() ? pair.keep(settings.streamsDirectory(), stem) : pair.release();
+        Shrunk shrunk = pattern == DifferentialPattern.CANDIDATE_DIFFERS && options.shrink() ? shrink(c, stem, shown) : null;
+        return new Row(c, shown.reference(), shown.candidate(), pattern, shrunk);
+    }
+
+    /** The reference's and the candidate's run on one input, their output held in the launchers' scratch or kept as files. */
+    record Pair(LaunchResult reference, LaunchResult candidate) {
+        Pair keep(Path directory, String name) {
+            return new Pair(reference.keepOutputAs(directory.resolve(name + ".reference")), candidate.keepOutputAs(directory.resolve(name + ".candidate")));
+        }
+
+        Pair release() {
+            return new Pair(reference.released(), candidate.released());
+        }
+    }
+
+    private Pair runPair(Case c) {
+        LaunchResult reference = run(referenceLauncher, options.reference(), c, "reference");
+        try {
+            return new Pair(reference, run(candidateLauncher, options.candidate(), c, "candidate"));
+        } catch (RuntimeException e) {
+            reference.released();
+            throw e;
+        }
+    }
+
+    /**
+     * Cuts the case down while the two still differ. Each try's output is held while it is the smallest so far and let
+     * go when a smaller one replaces it or when it did not differ; the last one kept becomes files beside the case's.
+     */
+    private Shrunk shrink(Case c, String stem, Pair original) {
+        Pair[] best = {null};
+        Case[] smallest = {c};
+        InputShrinker.Shrunk shrunk = InputShrinker.shrink(new InputShrinker.Input(c.args(), c.stdin()), input -> {
+            Case trial = new Case(c.id(), input.args(), input.stdin(), null, c.line());
+            Pair pair = runPair(trial);
+            boolean differs;
+            try {
+                differs = classify(options.comparison(), pair.reference(), pair.candidate()) == DifferentialPattern.CANDIDATE_DIFFERS;
+            } catch (RuntimeException e) {
+                pair.release();
+                throw e;
+            }
+            if (differs) {
+                if (best[0] != null) {
+                    best[0].release();
+                }
+                best[0] = pair;
+                smallest[0] = trial;
+            } else {
+                pair.release();
+            }
+            return differs;
+        }, options.shrinkBudget());
+        if (best[0] == null) {
+            return new Shrunk(c, original.reference(), original.candidate(), shrunk.tests(), shrunk.budgetSpent());
+        }
+        // The smallest input is the last one that differed: each was smaller than the one before. '~' and a word no
+        // hashed stem ends with: no other case's stream files have these names.
+        Pair kept = best[0].keep(settings.streamsDirectory(), stem + "~smallest");
+        return new Shrunk(smallest[0], kept.reference(), kept.candidate(), shrunk.tests(), shrunk.budgetSpent());
+    }
+
+    /** The stream files a row kept (none for output that was let go). */
+    static List<Path> files(LaunchResult reference, LaunchResult candidate) {
+        return java.util.stream.Stream.of(reference.stdout().file(), reference.stderr().file(), candidate.stdout().file(), candidate.stderr().file())
+                .filter(Objects::nonNull).toList();
+    }
+
+    /**
+     * How a run pair compares: out of time, else the same exit status (or signal) and stdout under the rule, or not.
+     * Only stdout and the exit status count; stderr is kept beside the case.
+     */
+    static DifferentialPattern classify(Comparison rule, LaunchResult reference, LaunchResult candidate) {
+        if (reference.timedOut() || candidate.timedOut()) {
+            return DifferentialPattern.TIMEOUT;
+        }
+        boolean sameEnd = Objects.equals(reference.exitCode(), candidate.exitCode()) && Objects.equals(reference.signal(), candidate.signal())
+                && reference.outputLimited() == candidate.outputLimited();
+        if (!sameEnd) {
+            // Unread: a different exit already decides, and the comparison would read streams for nothing.
+            return DifferentialPattern.CANDIDATE_DIFFERS;
+        }
+        return compare(rule, stdout(reference), stdout(candidate)) ? DifferentialPattern.PASS_AGREE : DifferentialPattern.CANDIDATE_DIFFERS;
+    }
+
+    /** Compares and closes both sides; closing a kept output checks it still holds what was captured. */
+    private static boolean compare(Comparison rule, Reader left, Reader right) {
+        try (left; right) {
+            return rule.equal(left, right);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read an output back to compare it", e);
+        }
+    }
+
+    /** Bytes as ISO-8859-1 characters, so comparisons are byte-exact whatever the encoding. */
+    private static Reader stdout(LaunchResult result) {
+        return new BufferedReader(new InputStreamReader(CapturedStream.open(result.stdout()), StandardCharsets.ISO_8859_1));
+    }
+
+    private LaunchResult run(Launcher launcher, List<String> command, Case c, String parameter) {
+        // Only the case's arguments and stdin reach a binary: never the seed, never the other binary's output.
+        Duration timeout = Duration.ofSeconds(options.run().timeoutSeconds());
+        return settings.mustHaveStarted(launcher.launch(c.applyTo(settings.launchRequest(command, Map.of(), timeout), settings.workingDirectory(),
+                timeout).holdingOutput()), parameter, command);
+    }
+
+    @Override
+    protected boolean failing(Row row) {
+        return !row.pattern().passed();
+    }
+
+    @Override
+    protected RowReport<Row> report() {
+        return report;
+    }
+
+    @Override
+    protected Map<String, Object> errorHead(PatchgradeException error) {
+        return GoalRun.head("goal", "differential", "execution", settings.executionId(), "verdict", "error", "worst", error.errorName(),
+                "seed", seed.value(), "seed_given", seed.given(), "count", options.count());
+    }
+}

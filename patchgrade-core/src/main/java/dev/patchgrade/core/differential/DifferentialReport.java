@@ -1,0 +1,310 @@
+package dev.patchgrade.core.differential;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.cases.Case;
+import dev.patchgrade.core.cases.CasesFile;
+import dev.patchgrade.core.differential.DifferentialGoal.Options;
+import dev.patchgrade.core.differential.DifferentialGrading.Row;
+import dev.patchgrade.core.differential.DifferentialGrading.Shrunk;
+import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalRun;
+import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.RowReport;
+import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.launch.LaunchResult;
+import dev.patchgrade.core.report.BoundedTable;
+import dev.patchgrade.core.report.CaseOutcome;
+import dev.patchgrade.core.report.ConsoleTable;
+import dev.patchgrade.core.report.ConsoleText;
+import dev.patchgrade.core.report.FeedbackFile;
+import dev.patchgrade.core.report.FirstDifference;
+import dev.patchgrade.core.report.JsonReports;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a differential grade tells people, one generated case at a time: the outcome (leading with the smallest
+ * input that still differs), the JSON row, the feedback line of a differing case, the console table. It keeps the
+ * pattern counts and the first few failures, never the cases.
+ */
+final class DifferentialReport implements RowReport<Row> {
+    private static final int TABLE_ROWS = 30;
+    /** How much of an input's JSON a failure's body shows, and its one-line message. */
+    private static final int INPUT_SHOWN = 200;
+    private static final int MESSAGE_INPUT = 80;
+    private static final ObjectWriter ONE_LINE = JsonReports.MAPPER.writer().without(SerializationFeature.INDENT_OUTPUT);
+
+    private final Options options;
+    private final GoalSettings settings;
+    private final Seed seed;
+    private final Map<DifferentialPattern, Long> counts = new EnumMap<>(DifferentialPattern.class);
+    private final List<String> failureLines = new ArrayList<>();
+    private final FeedbackFile feedback;
+    private GradeLog log = GradeLog.SILENT;
+    private BoundedTable table;
+    private long generated;
+    private long graded;
+    private long failed;
+
+    /** One side of a run in the JSON report. */
+    record Side(Integer exit, String signal, @JsonProperty("timed_out") boolean timedOut, String stdout,
+            @JsonProperty("stdout_complete") boolean stdoutComplete, String stderr, @JsonProperty("stdout_file") String stdoutFile) {
+        static Side of(LaunchResult result, boolean kept) {
+            return new Side(result.exitCode(), result.signal(), result.timedOut(), result.stdout().excerpt(), result.stdout().complete(),
+                    result.stderr().excerpt(), kept && result.stdout().file() != null ? result.stdout().file().toString() : null);
+        }
+    }
+
+    /** A differing case cut down, in the JSON report: the smallest input and both runs on it. */
+    record ShrunkJson(List<String> args, String stdin, boolean smaller, Side reference, Side candidate, @JsonProperty("run_pairs") int runPairs,
+            @JsonProperty("budget_spent") boolean budgetSpent) {}
+
+    /** The JSON report's row: the generated case as printed, both runs on it, and where it differed, its smallest input. */
+    record Json(String id, List<String> args, String stdin, String pattern, Side reference, Side candidate, ShrunkJson shrunk) {}
+
+    /** The input a feedback line was cut down from. */
+    record Original(List<String> args, String stdin) {}
+
+    /** A line of the feedback file: the smallest input that differs, both outputs on it, and the case it came from. */
+    record Feedback(String id, List<String> args, String stdin, String reference, String candidate,
+            @JsonProperty("reference_exit") Integer referenceExit, @JsonProperty("candidate_exit") Integer candidateExit, String pattern,
+            long seed, Original original) {}
+
+    /** The JSON report's fields before the cases. */
+    record Head(String goal, String execution, String verdict, String worst, long seed, @JsonProperty("seed_given") boolean seedGiven, int count,
+            long generated, String comparison, boolean shrink, String shard, Map<String, Long> counts, Map<String, Object> sandbox, long graded,
+            long failing) {}
+
+    DifferentialReport(Options options, Seed seed) {
+        this.options = options;
+        this.settings = options.settings();
+        this.seed = seed;
+        this.feedback = new FeedbackFile(DifferentialGoal.feedbackFile(settings));
+    }
+
+    /** How many cases the generator printed, every shard's. */
+    void generated(long cases) {
+        generated = cases;
+    }
+
+    @Override
+    public void console(GradeLog console) {
+        this.log = console;
+        this.table = new BoundedTable(TABLE_ROWS, console.verbose(), console::info, "case", "pattern", "reference | candidate");
+    }
+
+    private boolean keeps(Row row) {
+        return !row.pattern().passed() || options.run().keepAll();
+    }
+
+    private static List<Path> files(Row row) {
+        List<Path> files = new ArrayList<>(DifferentialGrading.files(row.reference(), row.candidate()));
+        if (row.shrunk() != null && row.shrunk().reference() != row.reference()) {
+            files.addAll(DifferentialGrading.files(row.shrunk().reference(), row.shrunk().candidate()));
+        }
+        return files;
+    }
+
+    @Override
+    public CaseOutcome outcome(Row row, GradeLog log) {
+        double seconds = (row.reference().wallMicros() + row.candidate().wallMicros()) / 1e6;
+        LaunchResult reference = shownReference(row);
+        LaunchResult candidate = shownCandidate(row);
+        String out = "reference stdout:\n" + reference.stdout().excerpt() + "\ncandidate stdout:\n" + candidate.stdout().excerpt();
+        String err = "reference stderr:\n" + reference.stderr().excerpt() + "\ncandidate stderr:\n" + candidate.stderr().excerpt();
+        if (!keeps(row)) {
+            // Its output was let go as soon as it was compared.
+            return CaseOutcome.passed(row.testCase().id(), seconds, out, err);
+        }
+        if (row.pattern().passed()) {
+            return CaseOutcome.passed(row.testCase().id(), seconds, out, err).keeping(files(row));
+        }
+        StringBuilder details = new StringBuilder();
+        details.append(row.pattern().wireName()).append(": ").append(row.pattern().advice())
+                .append("\ncomparison: ").append(options.comparison())
+                .append("\nseed: ").append(seed).append(" (reproduce with ").append(settings.suggestions().once(Setting.SEED.is(seed.toString()))).append(')');
+        Shrunk shrunk = row.shrunk();
+        if (shrunk != null) {
+            details.append(shrunk.smaller(row.testCase()) ? "\nsmallest input that still differs: " : "\nno smaller input differs: ")
+                    .append(input(shrunk.smallest()))
+                    .append(" (").append(shrunk.runPairs()).append(" run pair(s) of shrinking").append(shrunk.budgetSpent()
+                            ? ", stopped at the budget of " + options.shrinkBudget() : "").append(')');
+        }
+        String line = firstDifferingLine(reference.stdout().excerpt(), candidate.stdout().excerpt());
+        details.append(line == null ? "" : "\n" + line)
+                .append("\nreference (").append(reference.outcome()).append("):\n").append(reference.stdout().excerpt())
+                .append("\ncandidate (").append(candidate.outcome()).append("):\n").append(candidate.stdout().excerpt());
+        if (shrunk != null && shrunk.smaller(row.testCase())) {
+            details.append("\noriginal input: ").append(input(row.testCase()))
+                    .append("\nreference on it (").append(row.reference().outcome()).append("):\n").append(row.reference().stdout().excerpt())
+                    .append("\ncandidate on it (").append(row.candidate().outcome()).append("):\n").append(row.candidate().stdout().excerpt());
+        }
+        details.append("\nfull streams: ").append(String.join(", ", files(row).stream().filter(f -> f.toString().endsWith(".stdout"))
+                .map(Path::toString).toList()))
+                .append(settings.facts().hintText(reference.stderr().excerpt() + "\n" + candidate.stderr().excerpt(), log, settings.suggestions()))
+                .append('\n');
+        return CaseOutcome.failed(row.testCase().id(), seconds, row.pattern().wireName(), message(row), details.toString(), out, err)
+                .keeping(files(row));
+    }
+
+    private static LaunchResult shownReference(Row row) {
+        return row.shrunk() == null ? row.reference() : row.shrunk().reference();
+    }
+
+    private static LaunchResult shownCandidate(Row row) {
+        return row.shrunk() == null ? row.candidate() : row.shrunk().candidate();
+    }
+
+    /** One line with the numbers: both sides where they part, on the input shown, and what shrinking made of it. */
+    static String message(Row row) {
+        LaunchResult reference = shownReference(row);
+        LaunchResult candidate = shownCandidate(row);
+        String sides;
+        if (row.pattern() == DifferentialPattern.TIMEOUT || !reference.outcome().equals(candidate.outcome())) {
+            sides = "reference " + reference.outcome() + ", candidate " + candidate.outcome();
+        } else {
+            String r = reference.stdout().excerpt().strip();
+            String c = candidate.stdout().excerpt().strip();
+            int at = Math.max(0, FirstDifference.firstIndex(r, c));
+            sides = "reference=" + FirstDifference.quote(r, at, FirstDifference.WIDTH) + " candidate=" + FirstDifference.quote(c, at, FirstDifference.WIDTH);
+        }
+        Shrunk shrunk = row.shrunk();
+        String from = shrunk == null ? "" : shrunk.smaller(row.testCase())
+                ? " (shrunk from " + input(row.testCase(), MESSAGE_INPUT) + " in " + shrunk.runPairs() + " run pair(s))"
+                : " (no smaller input differs)";
+        return sides + " on " + input(row.shown(), MESSAGE_INPUT) + from;
+    }
+
+    /** {@code args ["7"], stdin "1\n"}: the input as JSON strings, cut and escaped for one line. */
+    static String input(Case c) {
+        return input(c, INPUT_SHOWN);
+    }
+
+    /** @param width how many characters of each part's JSON are shown */
+    static String input(Case c, int width) {
+        String text = "args " + cut(json(c.args()), width);
+        if (c.stdin() != null) {
+            text += ", stdin " + cut(json(c.stdin()), width);
+        }
+        // JSON escapes the controls; what a console would still obey (bidi overrides, say) is escaped here.
+        return ConsoleText.safe(text);
+    }
+
+    private static String cut(String text, int width) {
+        if (text.length() <= width) {
+            return text;
+        }
+        int end = Character.isLowSurrogate(text.charAt(width)) ? width - 1 : width;
+        return text.substring(0, end) + "...(" + text.length() + " characters)";
+    }
+
+    private static String json(Object value) {
+        try {
+            return ONE_LINE.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The first line where the two outputs part, each side centred on where they part, or {@code null} where they agree line for line. */
+    static String firstDifferingLine(String reference, String candidate) {
+        List<String> r = FirstDifference.lines(reference);
+        List<String> c = FirstDifference.lines(candidate);
+        for (int i = 0; i < Math.max(r.size(), c.size()); i++) {
+            String ri = i < r.size() ? r.get(i) : null;
+            String ci = i < c.size() ? c.get(i) : null;
+            if (ri != null && ri.equals(ci)) {
+                continue;
+            }
+            int at = ri == null || ci == null ? 0 : Math.max(0, FirstDifference.firstIndex(ri, ci));
+            return "first differing line " + (i + 1) + ": reference " + side(ri, at) + " | candidate " + side(ci, at);
+        }
+        return null;
+    }
+
+    private static String side(String line, int at) {
+        return line == null ? "(no such line)" : FirstDifference.quote(line, at, FirstDifference.WIDTH);
+    }
+
+    @Override
+    public Json jsonRow(Row row) {
+        boolean kept = keeps(row);
+        Shrunk shrunk = row.shrunk();
+        ShrunkJson cut = shrunk == null ? null : new ShrunkJson(shrunk.smallest().args(), shrunk.smallest().stdin(), shrunk.smaller(row.testCase()),
+                Side.of(shrunk.reference(), kept), Side.of(shrunk.candidate(), kept), shrunk.runPairs(), shrunk.budgetSpent());
+        return new Json(row.testCase().id(), row.testCase().args(), row.testCase().stdin(), row.pattern().wireName(), Side.of(row.reference(), kept),
+                Side.of(row.candidate(), kept), cut);
+    }
+
+    @Override
+    public void reported(Row row) {
+        graded++;
+        counts.merge(row.pattern(), 1L, Long::sum);
+        if (!row.pattern().passed()) {
+            failed++;
+            if (failureLines.size() < GoalResult.LINES_KEPT) {
+                failureLines.add(CasesFile.printable(row.testCase().id()) + ": " + row.pattern().wireName() + " (" + message(row) + ")");
+            }
+            Case shown = row.shown();
+            feedback.add(new Feedback(row.testCase().id(), shown.args(), shown.stdin(), shownReference(row).stdout().excerpt(),
+                    shownCandidate(row).stdout().excerpt(), shownReference(row).exitCode(), shownCandidate(row).exitCode(), row.pattern().wireName(),
+                    seed.value(), new Original(row.testCase().args(), row.testCase().stdin())));
+        }
+        if (log.verbose() || !row.pattern().passed()) {
+            table.row(CasesFile.printable(row.testCase().id()), row.pattern().wireName(), message(row));
+        }
+    }
+
+    DifferentialPattern worst() {
+        return counts.keySet().stream().min(Enum::compareTo).orElse(DifferentialPattern.PASS_AGREE);
+    }
+
+    /** The head of the JSON report, and the feedback file in its place (empty where every case agreed). */
+    @Override
+    public Head head() {
+        feedback.finish();
+        Map<String, Long> countJson = new LinkedHashMap<>();
+        counts.forEach((pattern, n) -> countJson.put(pattern.wireName(), n));
+        DifferentialPattern worst = worst();
+        return new Head("differential", settings.executionId(), worst.passed() ? "pass" : "fail", worst.wireName(), seed.value(), seed.given(),
+                options.count(), generated, options.comparison().toString(), options.shrink(),
+                options.run().shard().all() ? null : options.run().shard().index() + "/" + options.run().shard().count(), countJson,
+                GoalRun.sandboxJson(settings), graded, failed);
+    }
+
+    /** Drops an unfinished feedback body. */
+    @Override
+    public void close() {
+        feedback.close();
+    }
+
+    @Override
+    public void printSummary(GradeLog log) {
+        log.info("differential grade of " + graded + " generated case(s), seed " + seed + ", comparison " + options.comparison()
+                + (options.run().shard().all() ? "" : " (" + options.run().shard().label() + ")") + ":");
+        table.flush();
+        if (table.shown() < graded) {
+            log.info((graded - table.shown()) + " more case(s) not listed; list every case with "
+                    + settings.suggestions().once(Setting.VERBOSE.is("true")));
+        }
+        ConsoleTable countTable = new ConsoleTable("pattern", "cases");
+        counts.forEach((pattern, n) -> countTable.row(pattern.wireName(), Long.toString(n)));
+        countTable.lines().forEach(log::info);
+        log.info("seed " + seed + ": the same cases again with " + settings.suggestions().once(Setting.SEED.is(seed.toString())));
+        DifferentialPattern worst = worst();
+        log.info("worst pattern: " + worst.wireName() + (worst.passed() ? "" : " (" + worst.advice() + ")"));
+    }
+
+    @Override
+    public GoalResult result() {
+        return new GoalResult(failureLines, failed, null, worst().wireName());
+    }
+}
