@@ -50,7 +50,9 @@ public final class LoadedLibraries {
                 String line;
                 while ((line = lines.readLine()) != null) {
                     Path library = listed(line, workingDirectory);
-                    if (library != null && found.size() < MOST_LIBRARIES) {
+                    // The listing is text made from the program's own file (a RUNPATH may hold a newline and a line of its
+                    // choosing): only what is a shared library is believed, never a directory or another file.
+                    if (library != null && sharedObject(library) && found.size() < MOST_LIBRARIES) {
                         found.add(library);
                     }
                 }
@@ -84,6 +86,19 @@ public final class LoadedLibraries {
             return null;
         }
         return null;
+    }
+
+    /** A regular file (links followed) that starts as an ELF file does. */
+    static boolean sharedObject(Path path) {
+        if (!Files.isRegularFile(path)) {
+            return false;
+        }
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+            ByteBuffer magic = read(channel, 0, 4);
+            return magic != null && magic.getInt(0) == 0x464c457f;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** The system's loader for a dynamically linked ELF file, or {@code null}. */

@@ -1507,21 +1507,30 @@ static void leave_cgroup(void) {
  * Memory the kernel frees from a worker after its run was answered: unix garbage's files are put by a kworker, and
  * a shmem file of GBs takes seconds to free (red team 18: 2,000 MB in memfds parked in a garbage cycle were still
  * charged when the next run's baseline was taken, and that run used 1.6 GB unseen as they went). Where the cgroup
- * holds more than a little over the last baseline, its usage is followed until it stops falling (at most 5 s).
+ * holds more than a little over the last baseline, its usage is followed until it has stopped falling for 100 ms (at most 5 s).
  */
 #define SETTLE_SLACK_BYTES (8LL << 20)
 #define SETTLE_STEP_MS 5
 #define SETTLE_MOST_MS 5000
+#define SETTLE_QUIET_STEPS 20 /* 100 ms without progress */
 static long long last_base = -1;
 static void cgroup_settle(const char *usage_path) {
     long long usage = read_kept_number(usage_path);
     if (last_base < 0 || usage < 0 || usage <= last_base + SETTLE_SLACK_BYTES) return;
     struct timespec step = {0, SETTLE_STEP_MS * 1000000L};
+    int still = 0;
     for (int waited = 0; waited < SETTLE_MOST_MS; waited += SETTLE_STEP_MS) {
         nanosleep(&step, NULL);
         long long now = read_kept_number(usage_path);
-        /* Page cache a run read stays charged: usage that no longer falls is settled, whatever its level. */
-        if (now < 0 || now > usage - (256LL << 10) || now <= last_base + SETTLE_SLACK_BYTES) return;
+        if (now < 0 || now <= last_base + SETTLE_SLACK_BYTES) return;
+        /* Page cache a run read stays charged: usage that no longer falls is settled, whatever its level. "No longer"
+         * is a quiet spell, not one step: on a busy machine the kernel thread that frees the memory may not run for
+         * tens of milliseconds, and a single step without progress took a baseline with a gigabyte still charged. */
+        if (now > usage - (256LL << 10)) {
+            if (++still >= SETTLE_QUIET_STEPS) return;
+            continue;
+        }
+        still = 0;
         usage = now;
     }
 }
@@ -1950,21 +1959,24 @@ static int zygote_receive(int sock, struct request *r, int fds[3]) {
  * everything else in the PID namespace is killed and reaped, so no process and no file outlives it.
  */
 struct keep {
-    int fd;
+    int fd;             /* a bound path, held open; -1 for a link */
     const char *path;
+    const char *target; /* a link's */
 };
 static struct keep keeps[MAX_PATHS];
 static int keep_count;
 
 /* Paths shown under /tmp (a project or a test's directory there) must outlive each fresh /tmp: held
- * open once, bound back whenever /tmp is mounted anew. */
+ * open once, bound back whenever /tmp is mounted anew; a link on the way to one is made again. */
 static void hold_kept_paths(void) {
     for (int i = 0; i < spec.count; i++) {
         const char *path = spec.ops[i].path;
-        if ((spec.ops[i].kind != 'r' && spec.ops[i].kind != 'w') || strncmp(path, "/tmp/", 5) != 0) continue;
-        int fd = open(path, O_PATH | O_CLOEXEC);
-        if (fd < 0) continue;
+        char kind = spec.ops[i].kind;
+        if ((kind != 'r' && kind != 'w' && kind != 'l') || strncmp(path, "/tmp/", 5) != 0) continue;
+        int fd = kind == 'l' ? -1 : open(path, O_PATH | O_CLOEXEC);
+        if (kind != 'l' && fd < 0) continue;
         keeps[keep_count].fd = fd;
+        keeps[keep_count].target = kind == 'l' ? spec.ops[i].target : NULL;
         keeps[keep_count++].path = path;
     }
 }
@@ -1991,9 +2003,21 @@ static int fresh_tmpfs(const char *dir, int *mounted, int with_keeps) {
     for (int i = 0; with_keeps && i < keep_count; i++) {
         struct stat st;
         char source[64];
+        if (keeps[i].target) continue; /* links once every bind is back, below */
         snprintf(source, sizeof source, "/proc/self/fd/%d", keeps[i].fd);
         if (fstat(keeps[i].fd, &st) != 0 || make_mount_point(keeps[i].path, S_ISDIR(st.st_mode)) != 0 ||
             mount(source, keeps[i].path, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+    }
+    for (int i = 0; with_keeps && i < keep_count; i++) {
+        if (!keeps[i].target) continue;
+        struct stat st;
+        char parent[PATH_MAX];
+        snprintf(parent, sizeof parent, "%s", keeps[i].path);
+        char *slash = strrchr(parent, '/');
+        if (!slash || slash == parent) return -1;
+        *slash = '\0';
+        if (lstat(keeps[i].path, &st) == 0) continue; /* inside a directory bound back: the host's own link */
+        if (make_mount_point(parent, 1) != 0 || symlink(keeps[i].target, keeps[i].path) != 0) return -1;
     }
     return 0;
 }
