@@ -11,6 +11,7 @@ import dev.patchgrade.core.digest.DigestGoal.Options;
 import dev.patchgrade.core.grade.BuildLock;
 import dev.patchgrade.core.grade.CaseRunner;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.RecordingTarget;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchResult;
@@ -23,16 +24,12 @@ import java.util.List;
 /** The {@code record-digest} goal: every case run on a known-good binary, its tuple written as gold. */
 final class DigestRecording {
     private static final int TABLE_ROWS = 30;
+    private static final String INTENDED = "(the whole directory is then replaced) and commit it with the patch that changed the behaviour";
 
     private DigestRecording() {}
 
     static DigestGoal.Recorded record(Options options, GradeLog log) {
-        if (GoldStore.hasDigests(options.gold()) && !options.run().force()) {
-            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, options.gold() + " already holds gold digests and record-digest does not "
-                    + "overwrite them. If the new behaviour is intended, re-run as `" + options.settings().rerecord("record-digest")
-                    + "` (or set " + options.settings().suggestions().configured(Setting.FORCE.is("true")) + "); the whole "
-                    + "directory is then replaced, and should be committed with the patch that changed the behaviour");
-        }
+        RecordingTarget.refuseOverwrite(options.settings(), options.gold(), options.run().force(), true, "record-digest", INTENDED);
         DigestGoal.validate(options);
         log.info("record-digest " + options.settings().executionId() + ": cases " + options.run().cases() + ", writing gold " + options.gold());
         CaseSource cases = CasesFile.open(options.run().cases(), false, Shard.ALL);
@@ -54,7 +51,9 @@ final class DigestRecording {
             }
             warnUnclean(summary, log);
             warnProjectPath(options, basedir, summary, log);
-            writer.commit();
+            if (!writer.commit(options.run().force())) {
+                throw RecordingTarget.appeared(options.settings(), options.gold(), "record-digest", INTENDED);
+            }
         }
         ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
         summary.first.forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),

@@ -7,7 +7,6 @@ import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.grade.Suggestions;
 import dev.patchgrade.core.cases.IdSet;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -131,17 +130,6 @@ public final class GoldStore {
                         + "rewrote the gold directory during the grade");
             }
             return node;
-        }
-    }
-
-    public static boolean hasDigests(Path directory) {
-        if (!Files.isDirectory(directory)) {
-            return false;
-        }
-        try (Stream<Path> files = Files.list(directory)) {
-            return files.findAny().isPresent();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -72,7 +72,33 @@ public final class GoldWriter implements AutoCloseable {
 
     /** Swaps the written digests in for the old directory, which goes: no stale file survives. */
     public void commit() {
+        commit(true);
+    }
+
+    /**
+     * Moves the written digests to the directory's place.
+     *
+     * @param replace whether whatever is there goes (a forced recording); else only an empty directory may be there, and
+     *     anything else is left as it is
+     * @return false where {@code replace} is off and something is there: nothing was moved (then {@link #close} removes
+     *     what was written)
+     */
+    public boolean commit(boolean replace) {
         Path parent = target.getParent();
+        if (!replace) {
+            try {
+                if (Files.isDirectory(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    // Fails for a directory that holds anything: the kernel checks, so nothing added meanwhile is lost.
+                    Files.delete(target);
+                }
+                Files.move(fresh, target);
+                return true;
+            } catch (java.nio.file.DirectoryNotEmptyException | java.nio.file.FileAlreadyExistsException taken) {
+                return false;
+            } catch (IOException e) {
+                throw failed(target, e);
+            }
+        }
         try {
             Path old = null;
             if (Files.exists(target)) {
@@ -83,6 +109,7 @@ public final class GoldWriter implements AutoCloseable {
             if (old != null) {
                 GoldStore.deleteTree(old);
             }
+            return true;
         } catch (IOException e) {
             throw failed(target, e);
         }

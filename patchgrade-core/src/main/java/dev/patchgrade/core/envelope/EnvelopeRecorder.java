@@ -9,6 +9,7 @@ import dev.patchgrade.core.count.CounterMode;
 import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.count.InstructionCounters;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.RecordingTarget;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
@@ -18,7 +19,6 @@ import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.JsonReports;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,17 +28,14 @@ import dev.patchgrade.core.envelope.EnvelopeGoal.RecordOptions;
 
 /** The {@code record-envelope} goal: a known-good command measured, its ceilings written with slack. */
 final class EnvelopeRecorder {
+    private static final String INTENDED = "and commit the envelope in the same commit as the patch that changed the cost";
+
     private EnvelopeRecorder() {}
 
     static EnvelopeRecording record(RecordOptions options, GradeLog log) {
         EnvelopeGoal.Measurement measured = options.measurement();
         Path file = measured.envelope();
-        if (Files.exists(file) && !options.run().force()) {
-            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, file + " exists and record-envelope does not overwrite it. If the new "
-                    + "baseline is intended, re-run as `" + options.settings().rerecord("record-envelope")
-                    + "` (or set " + options.settings().suggestions().configured(Setting.FORCE.is("true")) + ") and commit the envelope in the same "
-                    + "commit as the patch that changed the cost");
-        }
+        RecordingTarget.refuseOverwrite(options.settings(), file, options.run().force(), false, "record-envelope", INTENDED);
         if (measured.command() == null || measured.command().isEmpty()) {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> "record-envelope needs " + shown.setting(Setting.COMMAND)
                     + ": the known-good binary and its arguments");
@@ -82,7 +79,17 @@ final class EnvelopeRecorder {
         }
         ObjectNode json = EnvelopeFile.recorded(recording);
         try {
-            AtomicFiles.write(file, (JsonReports.MAPPER.writeValueAsString(json) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            byte[] content = (JsonReports.MAPPER.writeValueAsString(json) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (options.run().force()) {
+                AtomicFiles.write(file, content);
+            } else {
+                AtomicFiles.writeNew(file, content);
+            }
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            // Made while the command was measured: what is there now stays.
+            RecordingTarget.refuseOverwrite(options.settings(), file, options.run().force(), false, "record-envelope", INTENDED);
+            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, file + " appeared while record-envelope measured, and it does not "
+                    + "overwrite it without " + options.settings().suggestions().configured(Setting.FORCE.is("true")));
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write the envelope " + file + ": " + e.getMessage(), e);
         }
@@ -104,5 +111,4 @@ final class EnvelopeRecorder {
                 options.settings().suggestions().setting(Setting.TIMEOUT), options.run().timeoutSeconds(), slowest / 1000.0));
         return recording;
     }
-
 }
