@@ -100,7 +100,7 @@ final class EnvelopeGrading {
         EnvelopeReport.writeReports(settings, options.run().shard(), caseName, command, envelope, verdict, count, seconds, log);
         EnvelopeReport.printTable(log, caseName, envelope, verdict);
         List<String> failures = verdict.accepted() ? List.of()
-                : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + EnvelopeReport.failureMessage(verdict, envelope)
+                : List.of(caseName + ": " + EnvelopeReport.failureMessage(verdict, envelope)
                         + ". If the cost increase is intended, re-record with `" + settings.rerecord("record-envelope") + "`"
                         + " and commit the envelope with the patch");
         // The worst is what the report's failure type says: the first reason, not "reject".

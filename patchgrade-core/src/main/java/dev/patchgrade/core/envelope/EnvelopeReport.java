@@ -29,8 +29,10 @@ final class EnvelopeReport {
                 case "stdout" -> "stdout: differs from the expected output";
                 case "output_limit" -> "output_limit: a stream reached the output cap";
                 case "host_mismatch" -> "host_mismatch: " + String.join("; ", verdict.hostDifferences());
-                default -> verdict.breaches().stream().filter(b -> b.ceiling().reason().equals(reason))
-                        .map(EnvelopeVerdict.Breach::describe).findFirst().orElse(reason);
+                default -> reason.startsWith("exit_") ? reason + ": the command exited with " + reason.substring("exit_".length())
+                        : reason.startsWith("signal_") ? reason + ": the command was killed by " + reason.substring("signal_".length())
+                        : verdict.breaches().stream().filter(b -> b.ceiling().reason().equals(reason))
+                                .map(EnvelopeVerdict.Breach::describe).findFirst().orElse(reason);
             };
             parts.add(detail);
         }
