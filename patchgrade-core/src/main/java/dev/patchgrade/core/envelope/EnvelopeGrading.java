@@ -99,6 +99,13 @@ final class EnvelopeGrading {
         double seconds = (System.nanoTime() - started) / 1e9;
         EnvelopeReport.writeReports(settings, options.run().shard(), caseName, command, envelope, verdict, count, seconds, log);
         EnvelopeReport.printTable(log, caseName, envelope, verdict);
+        String countedTime = EnvelopeGoal.countedTime(count, runs);
+        if (countedTime != null) {
+            log.info(countedTime);
+        }
+        if (EnvelopeGoal.costly(count, runs)) {
+            log.warn(EnvelopeGoal.costWarning(settings, count, runs, false));
+        }
         List<String> failures = verdict.accepted() ? List.of()
                 : List.of(caseName + ": " + EnvelopeReport.failureMessage(verdict, envelope)
                         + ". If the cost increase is intended, re-record with `" + settings.rerecord("record-envelope") + "`"

@@ -59,8 +59,8 @@ final class EnvelopeRecorder {
                 runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", measured.command())));
             }
             if (counter.available() && runs.stream().allMatch(EnvelopeRun::clean)) {
-                count = EnvelopeGoal.countInstructions(launcher, counter, request, options.settings(), runs, null);
-                if (!count.measured()) {
+                count = EnvelopeGoal.recordable(EnvelopeGoal.countInstructions(launcher, counter, request, options.settings(), runs, null), runs);
+                if (!count.measured() && !count.diverged()) {
                     throw new PatchgradeException(ErrorName.BASELINE_FAILED, "the instructions of the known-good command " + String.join(" ", measured.command())
                             + " could not be counted with " + count.method() + ": " + count.problem() + ". Fix the command, or set "
                             + "instructionCounter=none to record no max_instructions");
@@ -71,7 +71,14 @@ final class EnvelopeRecorder {
         long timeout = EnvelopeGoal.recordedTimeout(options.run().timeoutSeconds(), slowest);
         EnvelopeRecording recording = EnvelopeRecording.of(EnvelopeGoal.portable(measured.command(), options.settings().projectDirectory()),
                 timeout, runs, options.slack(), host, toolchain);
-        if (count != null) {
+        if (count != null && count.diverged()) {
+            // A program that prints its own timings prints other ones under the counter: its count is of other work, and
+            // a ceiling recorded from it would reject the known-good build. The rest of the envelope holds all the same.
+            recording = recording.withoutInstructions(count);
+            log.warn("no max_instructions recorded in " + file + ": " + count.problem() + ". The other ceilings are recorded; to grade "
+                    + "instructions, make the command print the same output every run (leave out timings, dates, addresses) and re-record "
+                    + "with `" + settings.rerecord("record-envelope") + "`");
+        } else if (count != null) {
             recording = recording.withInstructions(count, options.instructionSlackPercent());
         } else if (measured.instructionCounter() != CounterMode.NONE) {
             log.warn("no max_instructions recorded in " + file + ": " + counter.unavailable() + ". CPU time moves with the machine's load; "
@@ -100,12 +107,21 @@ final class EnvelopeRecorder {
             table.row(cpu.label(), EnvelopeReport.amount(recording.worst().get(cpu), cpu), EnvelopeReport.amount(recording.ceilings().get(cpu), cpu),
                     "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
         }
-        if (count != null) {
+        if (count != null && count.measured()) {
             table.row("instructions", EnvelopeReport.amount(count.value(), Ceiling.INSTRUCTIONS) + " (" + count.method() + ")",
                     EnvelopeReport.amount(recording.ceilings().get(Ceiling.INSTRUCTIONS), Ceiling.INSTRUCTIONS), "+" + options.instructionSlackPercent() + "%");
+        } else if (count != null) {
+            table.row("instructions", "not recorded (" + count.method() + " run printed other output)", "-", "-");
         }
         log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", measured.command()) + " on " + host.className() + ":");
         table.lines().forEach(log::info);
+        String countedTime = EnvelopeGoal.countedTime(count, runs);
+        if (countedTime != null) {
+            log.info(countedTime);
+        }
+        if (count != null && count.measured() && EnvelopeGoal.costly(count, runs)) {
+            log.warn(EnvelopeGoal.costWarning(settings, count, runs, true));
+        }
         log.info(String.format(Locale.ROOT, "timeout_s = %d s: the larger of %s (%d s) and 10x the slowest run (%.3f s), rounded up"
                 + " to whole seconds, so that a loaded machine does not turn a good run into a timeout", timeout,
                 options.settings().suggestions().setting(Setting.TIMEOUT), options.run().timeoutSeconds(), slowest / 1000.0));
