@@ -41,24 +41,33 @@ final class DigestRecording {
         Summary summary = new Summary();
         // Each case's file is written as it finishes, so only the summary's few facts outlive a case; the files go to a
         // sibling that replaces the old gold only once every case is written.
-        try (GoldWriter writer = GoldWriter.open(options.gold(), toolchain, options.normalize())) {
+        GoldWriter writer = null;
+        TimeBasis basis;
+        try {
             try (BuildLock lock = BuildLock.take(settings.outputDirectory());
                     Launcher launcher = settings.openLauncher(log, List.of(options.run().cases(), options.gold()), settings.executablesOf(options.command()),
                             options.run().parallel())) {
+                basis = DigestGoal.measurable(options.timeBasis(), launcher, options, log);
+                GoldWriter into = GoldWriter.open(options.gold(), toolchain, options.normalize(), options.buckets().enabled() ? basis : null);
+                writer = into;
                 CaseRunner.forEach(cases, options.run().parallel() * Launchers.CALLERS_PER_CHILD,
-                        c -> written(sampled(launcher, options, normalizer, c, log), options, normalizer, basedir, writer), r -> false, summary::add,
-                        log);
+                        c -> written(sampled(launcher, options, normalizer, c, basis, log), options, normalizer, basedir, into), r -> false,
+                        summary::add, log);
             }
             warnUnclean(summary, log);
             warnProjectPath(options, basedir, summary, log);
             if (!writer.commit(options.run().force())) {
                 throw RecordingTarget.appeared(options.settings(), options.gold(), "record-digest", INTENDED);
             }
+        } finally {
+            if (writer != null) {
+                writer.close();
+            }
         }
         ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
         summary.first.forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
                 shortHash(t.stderrSha256()), t.sanitizer().wireName(), t.timeBucket() == null ? "off"
-                        : t.timeBucket().label() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms)")));
+                        : t.timeBucket().label() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms " + basis.wireName() + ")")));
         log.info("Recorded " + summary.count + " gold digests in " + options.gold() + (toolchain == null ? "" : " (toolchain: " + toolchain + ")") + ":");
         table.lines().forEach(log::info);
         if (summary.count > TABLE_ROWS) {
@@ -146,15 +155,15 @@ final class DigestRecording {
      * A case recorded for the gold: its first run gives the tuple, and with time buckets on, {@code timeSamples}
      * runs in all give the time: the fastest, which load can only slow down, and its bucket.
      */
-    private static DigestRun sampled(Launcher launcher, Options options, Normalizer normalizer, Case c, GradeLog log) {
-        DigestRun first = DigestRun.measure(launcher, options, normalizer, c, null);
+    private static DigestRun sampled(Launcher launcher, Options options, Normalizer normalizer, Case c, TimeBasis basis, GradeLog log) {
+        DigestRun first = DigestRun.measure(launcher, options, normalizer, c, null, basis);
         if (first.tuple().timeMs() == null) {
             return first;
         }
         long fastest = first.tuple().timeMs();
         DigestRun latest = first;
         for (int i = 1; i < options.timeSamples(); i++) {
-            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, null);
+            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, null, basis);
             latest.launch().released();
             latest = again;
             if (again.tuple().timeMs() == null || !sameBehaviour(first.tuple(), again.tuple())) {

@@ -41,20 +41,28 @@ public final class GoldWriter implements AutoCloseable {
     private final Path fresh;
     private final String toolchain;
     private final List<NormalizeRule> normalize;
+    private final TimeBasis timeBasis;
 
-    private GoldWriter(Path target, Path fresh, String toolchain, List<NormalizeRule> normalize) {
+    private GoldWriter(Path target, Path fresh, String toolchain, List<NormalizeRule> normalize, TimeBasis timeBasis) {
         this.target = target;
         this.fresh = fresh;
         this.toolchain = toolchain;
         this.normalize = normalize;
+        this.timeBasis = timeBasis;
     }
 
     public static GoldWriter open(Path directory, String toolchain, List<NormalizeRule> normalize) {
+        return open(directory, toolchain, normalize, null);
+    }
+
+    /** @param timeBasis what the recorded times measure, written in every file that has a time; {@code null} to write none */
+    public static GoldWriter open(Path directory, String toolchain, List<NormalizeRule> normalize, TimeBasis timeBasis) {
         Path target = directory.toAbsolutePath().normalize();
         Path parent = target.getParent();
         try {
             Files.createDirectories(parent);
-            return new GoldWriter(target, AtomicFiles.createDirectory(parent, "." + target.getFileName() + ".new-"), toolchain, normalize);
+            return new GoldWriter(target, AtomicFiles.createDirectory(parent, "." + target.getFileName() + ".new-"), toolchain, normalize,
+                    timeBasis);
         } catch (IOException e) {
             throw failed(target, e);
         }
@@ -64,7 +72,7 @@ public final class GoldWriter implements AutoCloseable {
     public void write(DigestTuple tuple, StreamExcerpts excerpts) {
         try {
             Files.write(fresh.resolve(SafeNames.jsonFile(tuple.caseId())),
-                    (JsonReports.MAPPER.writeValueAsString(GoldFile.json(tuple, toolchain, normalize, excerpts)) + "\n").getBytes(StandardCharsets.UTF_8));
+                    (JsonReports.MAPPER.writeValueAsString(GoldFile.json(tuple, toolchain, normalize, excerpts, timeBasis)) + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw failed(target, e);
         }
