@@ -5,8 +5,9 @@
 #      BASIS_GRADES times (default 3) while BASIS_LOOPS (default 4) busy loops run: the time_bucket failures of
 #      each grade and the spread of graded over recorded time, with timeBasis cpu and with timeBasis wall;
 #   2. what the instruction count costs: record-envelope (3 runs, instructionCounter auto) of the bundled
-#      example's score_lookup scan and of a workload of a few seconds (COUNT_WORK_PERMILLE, default 400000:
-#      400x the scan's lookups), with the line it prints: the counted run's wall time beside the native runs'.
+#      example's score_lookup scan and of two workloads of a few seconds: a register loop (the burn_cpu fixture,
+#      COUNT_MILLIONS, default 3000) and heap traffic (heap_work without sanitizers, COUNT_ROUNDS, default 30000),
+#      about 3 s each here, with the line it prints: the counted run's wall time beside the native runs'.
 # Usage: bench/time-basis.sh [--only basis|count-cost]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,8 +28,9 @@ fi
 
 if [[ $only == all || $only == count-cost ]]; then
   g++ -std=c++17 -O2 -o "$work/score_lookup" "$root/examples/score-lookup/src/main/cpp/score_lookup.cpp"
-  g++ -std=c++17 -O2 -DWORK_PERMILLE="${COUNT_WORK_PERMILLE:-400000}" -o "$work/score_work_long" "$root/bench/score_work.cpp"
+  g++ -std=c++17 -O2 -o "$work/burn_cpu" "$root/patchgrade-core/src/test/cpp/burn_cpu.cpp"
+  g++ -std=c++17 -O2 -o "$work/heap_work" "$root/patchgrade-core/src/test/cpp/sanitized/heap_work.cpp"
   echo
   echo "== the counted run's cost: record-envelope, instructionCounter auto =="
-  bench count-cost "$work/score_lookup scan" "$work/score_work_long scan"
+  bench count-cost "$work/score_lookup scan" "$work/burn_cpu ${COUNT_MILLIONS:-3000}" "$work/heap_work ${COUNT_ROUNDS:-30000}"
 fi

@@ -224,7 +224,7 @@ public final class EnvelopeGoal {
         String configured = settings.suggestions().configured(Setting.INSTRUCTION_COUNTER.is("none"));
         String once = settings.suggestions().once(Setting.INSTRUCTION_COUNTER.is("none"));
         String off = configured.equals(once) ? once : configured + " (or " + once + ")";
-        return String.format(Locale.ROOT, "the instruction count (%s) took %.1f s, %.0fx the slowest native run (%.3f s): most of this %s's "
+        return String.format(Locale.ROOT, "the instruction count (%s) took %.1f s, %.1fx the slowest native run (%.3f s): most of this %s's "
                 + "time. Hardware counters (instructionCounter=perf, where the kernel has them) cost nothing; else ", count.method(),
                 count.wallMillis() / 1000.0, slowest <= 0 ? 0.0 : (double) count.wallMillis() / slowest, slowest / 1000.0,
                 recording ? "recording" : "grade")

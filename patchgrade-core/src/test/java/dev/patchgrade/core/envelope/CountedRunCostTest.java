@@ -44,7 +44,7 @@ class CountedRunCostTest {
     void theWarningNamesTheSwitchForRecordingAndForGrading() {
         GoalSettings settings = new GoalSettings("envelope", "e", Path.of("reports"), Path.of("out"), Path.of("."), Map.of());
         String grading = EnvelopeGoal.costWarning(settings, counted(79_800), List.of(took(3_000)), false);
-        assertThat(grading).isEqualTo("the instruction count (valgrind) took 79.8 s, 27x the slowest native run (3.000 s): most of this grade's "
+        assertThat(grading).isEqualTo("the instruction count (valgrind) took 79.8 s, 26.6x the slowest native run (3.000 s): most of this grade's "
                 + "time. Hardware counters (instructionCounter=perf, where the kernel has them) cost nothing; else re-record the envelope with "
                 + "instructionCounter=none to drop max_instructions, and with it the counted run");
         assertThat(EnvelopeGoal.costWarning(settings, counted(79_800), List.of(took(3_000)), true))
