@@ -94,9 +94,7 @@ final class EnvelopeRecorder {
             }
         } catch (java.nio.file.FileAlreadyExistsException e) {
             // Made while the command was measured: what is there now stays.
-            RecordingTarget.refuseOverwrite(options.settings(), file, options.run().force(), false, "record-envelope", INTENDED);
-            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, file + " appeared while record-envelope measured, and it does not "
-                    + "overwrite it without " + options.settings().suggestions().configured(Setting.FORCE.is("true")));
+            throw RecordingTarget.appeared(options.settings(), file, "record-envelope", INTENDED);
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write the envelope " + file + ": " + e.getMessage(), e);
         }

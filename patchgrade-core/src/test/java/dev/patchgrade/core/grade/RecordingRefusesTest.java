@@ -132,6 +132,41 @@ class RecordingRefusesTest {
         assertThat(gold.toFile().list()).hasSize(1);
     }
 
+    /** Without the sandbox, so that the measured command can write where the recording goes. */
+    private GoalSettings unsandboxed(String goal) {
+        return settings(goal).withSandbox(SandboxSettings.auto().withMode(dev.patchgrade.core.launch.SandboxSpec.Mode.OFF));
+    }
+
+    @Test
+    void anEnvelopeMadeWhileTheCommandWasMeasuredIsLeftAsItIs() throws Exception {
+        Path envelope = dir.resolve("oracles/envelope.json");
+        Files.createDirectories(envelope.getParent());
+        List<String> command = List.of("/bin/sh", "-c", "[ -e \"$0\" ] || echo made meanwhile > \"$0\"", envelope.toString());
+        assertThatThrownBy(() -> EnvelopeGoal.record(EnvelopeGoal.recording(unsandboxed("record-envelope")).envelope(envelope).command(command)
+                .timeoutSeconds(5).instructionCounter(CounterMode.NONE).build(), GradeLog.SILENT))
+                .isInstanceOfSatisfying(PatchgradeException.class, e -> assertThat(e.errorName()).isEqualTo("refused_overwrite"))
+                .hasMessageContaining(envelope + " exists (made while record-envelope ran)").hasMessageContaining("force=true");
+        assertThat(Files.readString(envelope)).isEqualTo("made meanwhile\n");
+        try (Stream<Path> left = Files.list(envelope.getParent())) {
+            assertThat(left.map(p -> p.getFileName().toString())).as("no temporary file left").containsExactly("envelope.json");
+        }
+    }
+
+    @Test
+    void aGoldMadeWhileTheCasesRanIsLeftAsItIs() throws Exception {
+        Path gold = dir.resolve("oracles/gold");
+        Path cases = write(dir.resolve("cases.txt"), gold + "\n");
+        List<String> command = List.of("/bin/sh", "-c", "mkdir -p \"$1\" && echo mine > \"$1/hand.json\"", "case");
+        assertThatThrownBy(() -> DigestGoal.record(DigestGoal.Options.builder(unsandboxed("record-digest")).cases(cases).gold(gold).command(command)
+                .timeoutSeconds(5).buckets(TimeBuckets.OFF).timeSamples(1).parallel(1).build(), GradeLog.SILENT))
+                .isInstanceOfSatisfying(PatchgradeException.class, e -> assertThat(e.errorName()).isEqualTo("refused_overwrite"))
+                .hasMessageContaining(gold + " exists (made while record-digest ran)");
+        assertThat(gold.toFile().list()).containsExactly("hand.json");
+        try (Stream<Path> left = Files.list(gold.getParent())) {
+            assertThat(left.map(p -> p.getFileName().toString())).as("the recording's own directory removed").containsExactly("gold");
+        }
+    }
+
     @Test
     void aGoldMadeWhileTheRecordingRanIsLeftAndTheRecordingRemoved() throws Exception {
         Path gold = dir.resolve("gold");
