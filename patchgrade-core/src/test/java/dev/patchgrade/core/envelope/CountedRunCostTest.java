@@ -36,6 +36,7 @@ class CountedRunCostTest {
         assertThat(EnvelopeGoal.costly(counted(79_800), List.of(took(3_000)))).isTrue();
         assertThat(EnvelopeGoal.costly(counted(29_000), List.of(took(3_000)))).as("under 10x").isFalse();
         assertThat(EnvelopeGoal.costly(counted(900), List.of(took(20)))).as("45x of a 20 ms program costs nobody anything").isFalse();
+        assertThat(EnvelopeGoal.costly(counted(5_800), List.of(took(148)))).as("nor 39x of a 0.15 s one on a loaded machine").isFalse();
         assertThat(EnvelopeGoal.costly(counted(80_000), List.of(took(3_000), took(9_000)))).as("against the slowest").isFalse();
         assertThat(EnvelopeGoal.costly(null, List.of(took(3_000)))).isFalse();
     }
