@@ -8,6 +8,10 @@
 #      example's score_lookup scan and of two workloads of a few seconds: a register loop (the burn_cpu fixture,
 #      COUNT_MILLIONS, default 3000) and heap traffic (heap_work without sanitizers, COUNT_ROUNDS, default 30000),
 #      about 3 s each here, with the line it prints: the counted run's wall time beside the native runs'.
+# Each busy loop runs in a session of its own, as another build does: with autogroup scheduling, loops in
+# one session would weigh as one group beside each run's. On a shared machine run it as root with
+# `nice -n -20 bench/time-basis.sh`: the recording then has the cores as on a quiet machine, and the loops
+# (started from it, at the same priority) load the grade as other builds would.
 # Usage: bench/time-basis.sh [--only basis|count-cost]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

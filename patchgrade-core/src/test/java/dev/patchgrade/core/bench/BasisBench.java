@@ -48,6 +48,7 @@ final class BasisBench {
                 DigestGoal.record(options(work, casesFile, gold, command, basis, "record-" + basis.wireName()), GradeLog.SILENT);
                 List<Integer> failing = new ArrayList<>();
                 List<Double> ratios = new ArrayList<>();
+                List<String> worst = new ArrayList<>();
                 for (int g = 0; g < grades; g++) {
                     DigestGoal.Options grade = options(work, casesFile, gold, command, basis, "grade-" + basis.wireName() + "-" + g);
                     GoalResult result = withLoops(loops, () -> DigestGoal.grade(grade, GradeLog.SILENT));
@@ -58,6 +59,7 @@ final class BasisBench {
                         long graded = row.path("candidate").path("time_ms").asLong();
                         if (recorded > 0) {
                             ratios.add(graded / (double) recorded);
+                            worst.add(String.format(Locale.ROOT, "%.2f (%d -> %d ms)", graded / (double) recorded, recorded, graded));
                         }
                     }
                 }
@@ -65,6 +67,8 @@ final class BasisBench {
                 System.out.printf(Locale.ROOT, "timeBasis %-4s: time_bucket failures per grade %s (%d of %d graded); graded/recorded time "
                         + "min %.2f, median %.2f, p90 %.2f, max %.2f%n", basis.wireName(), failing, failing.stream().mapToInt(Integer::intValue).sum(),
                         grades * cases, at(sorted, 0), at(sorted, 0.5), at(sorted, 0.9), at(sorted, 1));
+                worst.sort(java.util.Comparator.comparingDouble((String w) -> Double.parseDouble(w.substring(0, w.indexOf(' ')))).reversed());
+                System.out.println("  largest: " + String.join(", ", worst.subList(0, Math.min(5, worst.size()))));
             }
         } finally {
             try (var files = Files.walk(work)) {
@@ -162,7 +166,8 @@ final class BasisBench {
         List<Process> loops = new ArrayList<>();
         try {
             for (int i = 0; i < count; i++) {
-                loops.add(new ProcessBuilder("/bin/sh", "-c", "while :; do :; done").start());
+                // A session each, as other builds have: autogroup scheduling weighs a session as one.
+                loops.add(new ProcessBuilder("setsid", "/bin/sh", "-c", "while :; do :; done").start());
             }
             return work.run();
         } finally {
