@@ -12,6 +12,8 @@ def oneGold = new JsonSlurper().parse(new File(gold, '1.005.json'))
 assert oneGold.case == '1.005' && oneGold.exit == 0 && oneGold.sanitizer == 'clean' && oneGold.time_bucket == 'lt_100ms'
 assert oneGold.time_ms instanceof Integer && oneGold.time_ms < 100 : 'the fastest of timeSamples runs is recorded'
 assert oneGold.toolchain.startsWith('g++')
+assert oneGold.time_basis == 'cpu' : 'the default time basis is recorded with the gold'
+assert new JsonSlurper().parse(new File(basedir, 'src/test/patchgrade/gold-plain-wall/1.005.json')).time_basis == 'wall'
 def ubsanGold = new File(basedir, 'src/test/patchgrade/gold-ubsan').listFiles().collect { new JsonSlurper().parse(it) }
 assert ubsanGold*.sanitizer.every { it == 'clean' }
 
@@ -40,10 +42,13 @@ assert xmlFailures('overflow-ubsan').every { it.failure.@type == 'sanitizer' }
 def sleepy = failing('sleepy')
 assert sleepy*.case == ['0']
 assert sleepy[0].drift.size() == 1 && sleepy[0].drift[0].startsWith('time_bucket: lt_100ms -> lt_1s (fastest ')
-assert sleepy[0].drift[0].contains(' ms of 3 runs; lt_100ms widened by timeBucketSlack 2 is 0-200 ms; gold fastest ')
+assert sleepy[0].drift[0].contains(' ms wall of 3 runs; lt_100ms widened by timeBucketSlack 2 is 0-200 ms; gold fastest ')
 assert sleepy[0].candidate.time_ms >= 300
 assert sleepy[0].time_bucket_reruns == 2
 assert xmlFailures('sleepy')[0].failure.@message.text().contains('stayed shifted over 2 reruns')
+assert json('sleepy').time_basis == 'wall'
+// A sleep takes no CPU time: on the default basis the sleeping candidate's buckets do not move.
+assert json('sleepy-on-cpu').verdict == 'pass' && json('sleepy-on-cpu').time_basis == 'cpu'
 
 def missing = failing('missing-ubsan-build')
 assert missing.size() == 6

@@ -11,5 +11,7 @@ assert report.cases.size() == 6
 
 def log = new File(basedir, 'build.log').text
 assert log.contains('records no toolchain')
+// A hand-written gold names no time basis: its times are wall times, graded as such, and the log says so once.
+assert (log =~ /names no time_basis, so its times are wall times/).count == 1
 assert log.contains('refused_overwrite') && log.contains('-Dpatchgrade.force=true')
 assert log.contains('BUILD SUCCESS')

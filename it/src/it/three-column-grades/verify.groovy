@@ -36,7 +36,7 @@ assert json('float-ulp').comparison == 'ulp:4'
 
 def failure = new XmlSlurper().parse(new File(reports, 'TEST-patchgrade.three-column.trunc.xml')).testcase.find { it.@name == 'tenths-15' }.failure
 assert failure.@type == 'candidate_regression'
-assert failure.@message == 'reference=<2> candidate=<1> golden=<2>'
+assert failure.@message == 'candidate_regression: reference=<2> candidate=<1> golden=<2>'
 
 def feedback = new File(reports, 'patchgrade.three-column.trunc.feedback.jsonl').readLines().collect { new JsonSlurper().parseText(it) }
 assert feedback*.id == ['tenths-5', 'tenths-15', 'tenths-neg-5', 'tenths-neg-15']

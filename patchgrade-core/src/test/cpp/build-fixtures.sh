@@ -13,6 +13,11 @@ for file in "$src"/*.cpp "$src"/*.c; do
     g++ -std=c++17 -O2 -Wall -o "$out/$name" "$file"
   fi
 done
+# Sanitizer builds, as a project builds its ASan+UBSan binary: sanitized/NAME.cpp becomes NAME.asan.
+for file in "$src"/sanitized/*.cpp; do
+  [[ -e $file ]] || continue
+  g++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -o "$out/$(basename "${file%.*}").asan" "$file"
+done
 # A file with the execute bit and no recognised format: it must not start (no /bin/sh fallback).
 printf 'echo this must not run\n' > "$out/no-shebang"
 chmod +x "$out/no-shebang"

@@ -4,6 +4,7 @@ import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.digest.DigestGoal;
 import dev.patchgrade.core.digest.NormalizeRule;
 import dev.patchgrade.core.digest.Sanitizer;
+import dev.patchgrade.core.digest.TimeBasis;
 import dev.patchgrade.core.digest.TimeBuckets;
 import dev.patchgrade.core.grade.CaseRunner;
 import java.io.File;
@@ -40,6 +41,14 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
     @Parameter(property = "patchgrade.timeBuckets", defaultValue = TimeBuckets.DEFAULT)
     private String timeBuckets;
 
+    /**
+     * What a time bucket measures: {@code cpu} (user + system CPU time of the case's whole process tree, which a busy
+     * machine hardly moves) or {@code wall}. record-digest writes it with the gold as {@code time_basis}; digest grades
+     * a gold's times on the basis they were recorded on, and warns where that is not this one. The timeout is wall time.
+     */
+    @Parameter(property = "patchgrade.timeBasis", defaultValue = TimeBasis.DEFAULT)
+    private String timeBasis;
+
     /** Reruns of a case whose only drift is its time bucket; it fails only if it stays shifted. */
     @Parameter(property = "patchgrade.timeBucketReruns", defaultValue = "3")
     private int timeBucketReruns;
@@ -74,6 +83,7 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
                 .sanitizer(Sanitizer.parse(sanitizer))
                 .timeoutSeconds(timeout)
                 .buckets(TimeBuckets.parse(timeBuckets))
+                .timeBasis(TimeBasis.parse(timeBasis))
                 .timeBucketReruns(timeBucketReruns)
                 .compiler(compiler)
                 .normalize(rules)

@@ -62,17 +62,25 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
     @Parameter(defaultValue = "${project.artifactId}", readonly = true, required = true)
     private String artifactId;
 
-    /** Maven's shared switches, read the way Failsafe reads them; only grading goals honour them. */
-    @Parameter(property = "skipTests", defaultValue = "false", readonly = true)
+    /*
+     * Maven's shared switches, declared the way Failsafe declares them: not read-only, since Maven 3.9 warns about a
+     * read-only parameter in every project that defines the common <skipTests> property. Only grading goals honour them.
+     */
+
+    /** Skips the grading goals ({@code envelope}, {@code digest}, {@code three-column}, {@code check}), as it skips Failsafe's. */
+    @Parameter(property = "skipTests", defaultValue = "false")
     private boolean skipTests;
 
-    @Parameter(property = "maven.test.skip", defaultValue = "false", readonly = true)
+    /** Skips the grading goals, as it skips every test plugin. */
+    @Parameter(property = "maven.test.skip", defaultValue = "false")
     private boolean mavenTestSkip;
 
-    @Parameter(property = "skipITs", defaultValue = "false", readonly = true)
+    /** Skips the grading goals, as it skips Failsafe's integration tests. */
+    @Parameter(property = "skipITs", defaultValue = "false")
     private boolean skipITs;
 
-    @Parameter(property = "maven.test.failure.ignore", defaultValue = "false", readonly = true)
+    /** Acts as {@code testFailureIgnore} for the grading goals (Jenkins' Maven jobs set it). */
+    @Parameter(property = "maven.test.failure.ignore", defaultValue = "false")
     private boolean mavenTestFailureIgnore;
 
     @Parameter(defaultValue = "${project}", readonly = true)

@@ -40,6 +40,28 @@ class BuildHygieneTest {
         assertThat(Files.readAllLines(ROOT.resolve(".gitignore"))).contains(".jqwik-database");
     }
 
+    /**
+     * An ASCII-only terminal ({@code LC_ALL=C}, as Jenkins agents often run) shows an em dash or an arrow as {@code ?}:
+     * what the plugin and the core print, and the comments beside it, are plain ASCII ({@code ->}, {@code -}, {@code x}).
+     */
+    @Test
+    void theMainCodeOfBothModulesIsAscii() throws Exception {
+        List<String> found = new ArrayList<>();
+        for (String module : List.of("patchgrade-core", "patchgrade-maven-plugin")) {
+            try (var files = Files.walk(ROOT.resolve(module).resolve("src/main"))) {
+                for (Path file : files.filter(Files::isRegularFile).toList()) {
+                    List<String> lines = Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1);
+                    for (int i = 0; i < lines.size(); i++) {
+                        if (lines.get(i).chars().anyMatch(c -> c > 0x7e || (c < 0x20 && c != '\t'))) {
+                            found.add(ROOT.relativize(file) + ":" + (i + 1) + ": " + lines.get(i).strip());
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(found).as("lines with characters outside printable ASCII").isEmpty();
+    }
+
     @Test
     void theReadmeDoesNotPromiseReportsFromTheRecordingGoals() throws Exception {
         String readme = Files.readString(ROOT.resolve("README.md")).replaceAll("\\s+", " ");

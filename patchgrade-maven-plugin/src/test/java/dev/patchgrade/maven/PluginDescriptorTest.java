@@ -54,6 +54,42 @@ class PluginDescriptorTest {
         assertThat(m2e.getElementsByTagName("ignore").getLength()).isEqualTo(1);
     }
 
+    /**
+     * Maven 3.9 warns "Parameter 'skipTests' (user property 'skipTests') is read-only, must not be used in configuration"
+     * in every project that defines the common {@code <skipTests>} property when a plugin declares the switch read-only;
+     * Failsafe declares these switches as ordinary parameters, and so does every goal here.
+     */
+    @Test
+    void mavensSharedSwitchesAreOrdinaryParametersOfEveryGoal() throws Exception {
+        Document plugin = read("/META-INF/maven/plugin.xml");
+        List<String> switches = List.of("skipTests", "maven.test.skip", "skipITs", "maven.test.failure.ignore");
+        NodeList mojos = plugin.getElementsByTagName("mojo");
+        List<String> readOnly = new ArrayList<>();
+        List<String> declared = new ArrayList<>();
+        for (int i = 0; i < mojos.getLength(); i++) {
+            Element mojo = (Element) mojos.item(i);
+            String goal = mojo.getElementsByTagName("goal").item(0).getTextContent();
+            NodeList parameters = mojo.getElementsByTagName("parameter");
+            for (int j = 0; j < parameters.getLength(); j++) {
+                Element parameter = (Element) parameters.item(j);
+                String name = parameter.getElementsByTagName("name").item(0).getTextContent();
+                String editable = parameter.getElementsByTagName("editable").item(0).getTextContent();
+                NodeList configuration = ((Element) mojo.getElementsByTagName("configuration").item(0)).getElementsByTagName(name);
+                String expression = configuration.getLength() == 0 ? "" : configuration.item(0).getTextContent();
+                for (String property : switches) {
+                    if (expression.equals("${" + property + "}")) {
+                        declared.add(goal + " " + property);
+                        if (!editable.equals("true")) {
+                            readOnly.add(goal + ": " + name + " (" + property + ")");
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(declared).contains("envelope skipTests", "digest maven.test.skip", "three-column skipITs", "check maven.test.failure.ignore");
+        assertThat(readOnly).as("read-only parameters bound to Maven's shared switches").isEmpty();
+    }
+
     @Test
     void checkRunsInVerifyAndTheExecutionIdComesInAsAString() throws Exception {
         Document plugin = read("/META-INF/maven/plugin.xml");

@@ -6,6 +6,7 @@ import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.ProjectPaths;
+import dev.patchgrade.core.grade.RecordingTarget;
 import dev.patchgrade.core.grade.RunSettings;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.ChildEnvironment;
@@ -20,6 +21,8 @@ import java.util.List;
 
 /** The {@code freeze-reference} and {@code three-column} goals, without Maven: their options and entry points. */
 public final class ThreeColumnGoal {
+    private static final String INTENDED = "after reviewing the new reference, and commit the sidecar";
+
     private ThreeColumnGoal() {}
 
     /**
@@ -83,11 +86,7 @@ public final class ThreeColumnGoal {
     }
 
     public static String freeze(GoalSettings settings, List<String> reference, Path referenceHome, Path sidecar, boolean force, GradeLog log) {
-        if (Files.exists(sidecar) && !force) {
-            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, sidecar + " exists and freeze-reference does not overwrite it. If the new "
-                    + "reference was reviewed, re-run as `" + settings.rerecord("freeze-reference") + "` (or set "
-                    + settings.suggestions().configured(Setting.FORCE.is("true")) + ") and commit the sidecar");
-        }
+        RecordingTarget.refuseOverwrite(settings, sidecar, force, false, "freeze-reference", INTENDED);
         ReferenceHome files = referenceHome(settings, reference, referenceHome);
         for (Path library : files.librariesOutside(settings.workingDirectory(), ChildEnvironment.pinned(settings.environment()))) {
             log.warn("the reference " + files.executable() + " loads " + library + ", which lies outside its home " + files.home()
@@ -99,7 +98,14 @@ public final class ThreeColumnGoal {
             lines.append(ReferenceSidecar.line(ReferenceSidecar.sha256(file), ProjectPaths.portable(file, settings.projectDirectory())));
         }
         try {
-            AtomicFiles.write(sidecar, lines.toString().getBytes(StandardCharsets.UTF_8));
+            byte[] content = lines.toString().getBytes(StandardCharsets.UTF_8);
+            if (force) {
+                AtomicFiles.write(sidecar, content);
+            } else {
+                AtomicFiles.writeNew(sidecar, content);
+            }
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            throw RecordingTarget.appeared(settings, sidecar, "freeze-reference", INTENDED);
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write " + sidecar + ": " + e.getMessage(), e);
         }

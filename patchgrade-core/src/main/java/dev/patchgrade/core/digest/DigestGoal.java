@@ -6,6 +6,7 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.RunSettings;
 import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.launch.Launcher;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -22,9 +23,11 @@ public final class DigestGoal {
      * @param run the cases, shard, parallelism, timeout, compiler, force and keepAll every goal shares
      */
     public record Options(GoalSettings settings, RunSettings run, Path gold, List<String> command, Sanitizer sanitizer, TimeBuckets buckets,
-            int timeBucketReruns, List<NormalizeRule> normalize, int timeSamples, double timeBucketSlack, int goldExcerptBytes) {
+            int timeBucketReruns, List<NormalizeRule> normalize, int timeSamples, double timeBucketSlack, int goldExcerptBytes,
+            TimeBasis timeBasis) {
         public Options {
             normalize = normalize == null ? List.of() : List.copyOf(normalize);
+            timeBasis = timeBasis == null ? TimeBasis.CPU : timeBasis;
             if (goldExcerptBytes < 0) {
                 throw PatchgradeException.badParameter(Setting.GOLD_EXCERPT_BYTES, "must be 0 (no excerpts) or more (found " + goldExcerptBytes + ")");
             }
@@ -37,7 +40,7 @@ public final class DigestGoal {
         /** These options, keeping the streams and candidate digest of every case, not only of those that drifted. */
         public Options keepingAll(boolean all) {
             return new Options(settings, run.keepingAll(all), gold, command, sanitizer, buckets, timeBucketReruns, normalize, timeSamples,
-                    timeBucketSlack, goldExcerptBytes);
+                    timeBucketSlack, goldExcerptBytes, timeBasis);
         }
     }
 
@@ -52,6 +55,7 @@ public final class DigestGoal {
         private int timeSamples = DEFAULT_TIME_SAMPLES;
         private double timeBucketSlack = TimeBuckets.DEFAULT_SLACK;
         private int goldExcerptBytes = StreamExcerpts.DEFAULT_BYTES;
+        private TimeBasis timeBasis = TimeBasis.CPU;
 
         private Builder(GoalSettings settings) {
             super(settings);
@@ -102,9 +106,15 @@ public final class DigestGoal {
             return this;
         }
 
+        /** What a time bucket measures when recording: CPU time (the default) or wall time. Grading takes the gold's. */
+        public Builder timeBasis(TimeBasis value) {
+            timeBasis = value;
+            return this;
+        }
+
         public Options build() {
             return new Options(settings, run(), gold, command, sanitizer, buckets, timeBucketReruns, normalize, timeSamples, timeBucketSlack,
-                    goldExcerptBytes);
+                    goldExcerptBytes, timeBasis);
         }
     }
 
@@ -125,6 +135,20 @@ public final class DigestGoal {
     /** Where the candidate digests of the cases that drifted (of every case, with keepAll) are written. */
     public static Path candidateDirectory(GoalSettings settings) {
         return settings.outputDirectory().resolve("cand").resolve(settings.executionId());
+    }
+
+    /**
+     * {@code wanted}, where {@code launcher} measures it; CPU time where it does not (no launch helper) is wall time, with
+     * a warning: a bucket of CPU time that was never measured would be a guess.
+     */
+    static TimeBasis measurable(TimeBasis wanted, Launcher launcher, Options options, GradeLog log) {
+        if (wanted != TimeBasis.CPU || !options.buckets().enabled() || launcher.measuresUsage()) {
+            return wanted;
+        }
+        log.warn("the time buckets of " + options.settings().executionId() + " are taken from wall time, not from the CPU time "
+                + options.settings().suggestions().configured(Setting.TIME_BASIS.is("cpu")) + " asks for: this launcher measures no CPU time "
+                + "(the launch helper is unavailable; the warning above says why), and a busy machine moves wall time several times over");
+        return TimeBasis.WALL;
     }
 
     static void validate(Options options) {

@@ -34,6 +34,10 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     /** Only the way back to each case's gold file: the ids of every case are not kept once checked. */
     private GoldStore.Lookup gold;
     private Launcher launcher;
+    /** What the gold's times measure, so what the candidate's must: the gold's basis, not the configured one. */
+    private TimeBasis goldBasis = TimeBasis.WALL;
+    private TimeBasis basis;
+    private GradeLog log = GradeLog.SILENT;
 
     /**
      * One graded case: the candidate's tuple, the drift from gold, how many reruns the time bucket took,
@@ -85,9 +89,41 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
                     + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
                     + "Use the recorded rules, or re-record with `" + rerecord() + "`");
         }
-        report.start(gold.toolchain());
+        checkTimeBasis(log, gold);
+        report.start(gold.toolchain(), goldBasis);
         this.gold = gold.lookup();
+        this.log = log;
         return cases;
+    }
+
+    /**
+     * A CPU time and a wall time cannot be compared: the gold's times are graded on the basis they were recorded on,
+     * and where that is not the configured one, once, a warning says so. A gold that names none was recorded before
+     * there was a choice (or by hand), on wall time.
+     */
+    private void checkTimeBasis(GradeLog log, GoldStore.Gold gold) {
+        if (!options.buckets().enabled()) {
+            return;
+        }
+        goldBasis = gold.timeBasis() == null ? TimeBasis.WALL : gold.timeBasis();
+        if (goldBasis == options.timeBasis()) {
+            return;
+        }
+        String recorded = gold.timeBasis() == null ? "names no time_basis, so its times are wall times (recorded before timeBasis, or by hand)"
+                : "was recorded with " + settings.suggestions().configured(Setting.TIME_BASIS.is(goldBasis.wireName()));
+        log.warn(options.gold() + " " + recorded + ", while this execution has " + settings.suggestions().configured(Setting.TIME_BASIS.is(
+                options.timeBasis().wireName())) + ": its time buckets are graded on " + goldBasis.describe() + " as recorded, since a CPU time "
+                + "and a wall time cannot be compared" + (goldBasis == TimeBasis.WALL ? ". A busy machine moves wall time several times over; "
+                        + "re-record the gold with `" + settings.rerun("record-digest", Setting.FORCE.is("true"), Setting.TIME_BASIS.is("cpu"))
+                        + "` to grade CPU time" : ""));
+    }
+
+    /** The basis the cases are timed on: the gold's, where this launcher measures it. */
+    private synchronized TimeBasis basis() {
+        if (basis == null) {
+            basis = DigestGoal.measurable(goldBasis, launcher, options, log);
+        }
+        return basis;
     }
 
     private String rerecord() {
@@ -161,27 +197,28 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     protected Row gradeCase(Case c) {
         DigestTuple goldTuple = gold.tuple(c.id());
         // Held by the launcher until the verdict: only the streams of a case worth looking at become files of their own.
-        DigestRun measured = DigestRun.measure(launcher, options, normalizer, c, null);
+        TimeBasis basis = basis();
+        DigestRun measured = DigestRun.measure(launcher, options, normalizer, c, null, basis);
         List<DigestTuple.Drift> drifts = behaviourDrifts(measured.tuple(), goldTuple);
-        long fastest = measured.launch().loadFreeMillis();
+        long fastest = DigestRun.time(measured.launch(), basis);
         int runs = 1;
         int reruns = 0;
         // A time alone out of its bucket may be a noisy neighbour: rerun, and fail only if even the fastest run stays out.
         while (drifts.isEmpty() && timeDrifts(goldTuple, measured.tuple().timeBucket(), fastest) && reruns < options.timeBucketReruns()) {
             reruns++;
-            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, null);
+            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, null, basis);
             List<DigestTuple.Drift> againDrifts = behaviourDrifts(again.tuple(), goldTuple);
             if (!againDrifts.isEmpty()) {
                 measured.launch().released();
                 measured = again;
                 drifts = againDrifts;
-                fastest = again.launch().loadFreeMillis();
+                fastest = DigestRun.time(again.launch(), basis);
                 runs = 1;
                 break;
             }
             runs++;
-            if (again.launch().loadFreeMillis() < fastest) {
-                fastest = again.launch().loadFreeMillis();
+            if (DigestRun.time(again.launch(), basis) < fastest) {
+                fastest = DigestRun.time(again.launch(), basis);
                 measured.launch().released();
                 measured = again;
             } else {
@@ -193,7 +230,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         }
         if (timeDrifts(goldTuple, measured.tuple().timeBucket(), fastest)) {
             drifts = new ArrayList<>(drifts);
-            drifts.add(timeDrift(goldTuple, measured.tuple(), fastest, runs));
+            drifts.add(timeDrift(goldTuple, measured.tuple(), fastest, runs, basis));
         }
         LaunchResult launch = measured.launch();
         if (launch.outputLimited()) {
@@ -240,10 +277,10 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
                 && gold.timeBucket().outside(fastestMillis, options.timeBucketSlack());
     }
 
-    private DigestTuple.Drift timeDrift(DigestTuple gold, DigestTuple candidate, long fastest, int runs) {
+    private DigestTuple.Drift timeDrift(DigestTuple gold, DigestTuple candidate, long fastest, int runs, TimeBasis basis) {
         String limits = gold.timeBucket().widened(options.timeBucketSlack()).describe();
-        String note = String.format(Locale.ROOT, "fastest %,d ms of %d run%s; %s widened by timeBucketSlack %s is %s", fastest, runs,
-                runs == 1 ? "" : "s", gold.timeBucket().label(), trim(options.timeBucketSlack()), limits)
+        String note = String.format(Locale.ROOT, "fastest %,d ms %s of %d run%s; %s widened by timeBucketSlack %s is %s", fastest,
+                basis.wireName(), runs, runs == 1 ? "" : "s", gold.timeBucket().label(), trim(options.timeBucketSlack()), limits)
                 + (gold.timeMs() == null ? "" : String.format(Locale.ROOT, "; gold fastest %,d ms", gold.timeMs()));
         return new DigestTuple.Drift(DriftField.TIME_BUCKET, gold.timeBucket(), candidate.timeBucket(), note);
     }

@@ -11,6 +11,7 @@ import dev.patchgrade.core.digest.DigestGoal.Options;
 import dev.patchgrade.core.grade.BuildLock;
 import dev.patchgrade.core.grade.CaseRunner;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.RecordingTarget;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchResult;
@@ -23,16 +24,12 @@ import java.util.List;
 /** The {@code record-digest} goal: every case run on a known-good binary, its tuple written as gold. */
 final class DigestRecording {
     private static final int TABLE_ROWS = 30;
+    private static final String INTENDED = "(the whole directory is then replaced) and commit it with the patch that changed the behaviour";
 
     private DigestRecording() {}
 
     static DigestGoal.Recorded record(Options options, GradeLog log) {
-        if (GoldStore.hasDigests(options.gold()) && !options.run().force()) {
-            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, options.gold() + " already holds gold digests and record-digest does not "
-                    + "overwrite them. If the new behaviour is intended, re-run as `" + options.settings().rerecord("record-digest")
-                    + "` (or set " + options.settings().suggestions().configured(Setting.FORCE.is("true")) + "); the whole "
-                    + "directory is then replaced, and should be committed with the patch that changed the behaviour");
-        }
+        RecordingTarget.refuseOverwrite(options.settings(), options.gold(), options.run().force(), true, "record-digest", INTENDED);
         DigestGoal.validate(options);
         log.info("record-digest " + options.settings().executionId() + ": cases " + options.run().cases() + ", writing gold " + options.gold());
         CaseSource cases = CasesFile.open(options.run().cases(), false, Shard.ALL);
@@ -44,23 +41,34 @@ final class DigestRecording {
         Summary summary = new Summary();
         // Each case's file is written as it finishes, so only the summary's few facts outlive a case; the files go to a
         // sibling that replaces the old gold only once every case is written.
-        try (GoldWriter writer = GoldWriter.open(options.gold(), toolchain, options.normalize())) {
+        GoldWriter writer = null;
+        TimeBasis basis;
+        try {
             try (BuildLock lock = BuildLock.take(settings.outputDirectory());
                     Launcher launcher = settings.openLauncher(log, List.of(options.run().cases(), options.gold()), dev.patchgrade.core.grade.RunInputs.of(options.command(),
                             () -> CasesFile.open(options.run().cases(), false, Shard.ALL)),
                             options.run().parallel())) {
+                basis = DigestGoal.measurable(options.timeBasis(), launcher, options, log);
+                GoldWriter into = GoldWriter.open(options.gold(), toolchain, options.normalize(), options.buckets().enabled() ? basis : null);
+                writer = into;
                 CaseRunner.forEach(cases, options.run().parallel() * Launchers.CALLERS_PER_CHILD,
-                        c -> written(sampled(launcher, options, normalizer, c, log), options, normalizer, basedir, writer), r -> false, summary::add,
-                        log);
+                        c -> written(sampled(launcher, options, normalizer, c, basis, log), options, normalizer, basedir, into), r -> false,
+                        summary::add, log);
             }
             warnUnclean(summary, log);
             warnProjectPath(options, basedir, summary, log);
-            writer.commit();
+            if (!writer.commit(options.run().force())) {
+                throw RecordingTarget.appeared(options.settings(), options.gold(), "record-digest", INTENDED);
+            }
+        } finally {
+            if (writer != null) {
+                writer.close();
+            }
         }
         ConsoleTable table = new ConsoleTable("case", "exit", "stdout", "stderr", "sanitizer", "time");
         summary.first.forEach(t -> table.row(CasesFile.printable(t.caseId()), String.valueOf(t.exit()), shortHash(t.stdoutSha256()),
                 shortHash(t.stderrSha256()), t.sanitizer().wireName(), t.timeBucket() == null ? "off"
-                        : t.timeBucket().label() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms)")));
+                        : t.timeBucket().label() + (t.timeMs() == null ? "" : " (" + t.timeMs() + " ms " + basis.wireName() + ")")));
         log.info("Recorded " + summary.count + " gold digests in " + options.gold() + (toolchain == null ? "" : " (toolchain: " + toolchain + ")") + ":");
         table.lines().forEach(log::info);
         if (summary.count > TABLE_ROWS) {
@@ -148,15 +156,15 @@ final class DigestRecording {
      * A case recorded for the gold: its first run gives the tuple, and with time buckets on, {@code timeSamples}
      * runs in all give the time: the fastest, which load can only slow down, and its bucket.
      */
-    private static DigestRun sampled(Launcher launcher, Options options, Normalizer normalizer, Case c, GradeLog log) {
-        DigestRun first = DigestRun.measure(launcher, options, normalizer, c, null);
+    private static DigestRun sampled(Launcher launcher, Options options, Normalizer normalizer, Case c, TimeBasis basis, GradeLog log) {
+        DigestRun first = DigestRun.measure(launcher, options, normalizer, c, null, basis);
         if (first.tuple().timeMs() == null) {
             return first;
         }
         long fastest = first.tuple().timeMs();
         DigestRun latest = first;
         for (int i = 1; i < options.timeSamples(); i++) {
-            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, null);
+            DigestRun again = DigestRun.measure(launcher, options, normalizer, c, null, basis);
             latest.launch().released();
             latest = again;
             if (again.tuple().timeMs() == null || !sameBehaviour(first.tuple(), again.tuple())) {

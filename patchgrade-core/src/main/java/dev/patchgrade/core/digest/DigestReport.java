@@ -39,6 +39,7 @@ final class DigestReport implements RowReport<Row> {
     private final List<String> failureLines = new ArrayList<>();
     private BoundedTable table;
     private String toolchain;
+    private TimeBasis timeBasis;
     private long graded;
     private long failed;
     private DriftField worst;
@@ -53,7 +54,8 @@ final class DigestReport implements RowReport<Row> {
 
     /** The JSON report's fields before the cases. */
     record Head(String goal, String execution, String verdict, String worst, String shard, String sanitizer, String gold,
-            @JsonProperty("candidate_digests") String candidateDigests, Map<String, Object> sandbox, long graded, long failing) {}
+            @JsonProperty("candidate_digests") String candidateDigests, @JsonProperty("time_basis") String timeBasis, Map<String, Object> sandbox,
+            long graded, long failing) {}
 
     DigestReport(Options options, Normalizer normalizer) {
         this.options = options;
@@ -62,8 +64,9 @@ final class DigestReport implements RowReport<Row> {
     }
 
     /** Before the first row: the candidate digests and kept streams of an earlier grade go, so only this grade's are there. */
-    void start(String goldToolchain) {
+    void start(String goldToolchain, TimeBasis goldTimeBasis) {
         this.toolchain = goldToolchain;
+        this.timeBasis = options.buckets().enabled() ? goldTimeBasis : null;
         for (Path directory : List.of(DigestGoal.candidateDirectory(settings), settings.streamsDirectory())) {
             try {
                 if (Files.exists(directory)) {
@@ -161,7 +164,8 @@ final class DigestReport implements RowReport<Row> {
         try {
             Files.createDirectories(directory);
             Files.writeString(directory.resolve(SafeNames.jsonFile(tuple.caseId())),
-                    JsonReports.MAPPER.writeValueAsString(GoldFile.json(tuple, toolchain, options.normalize())) + "\n", StandardCharsets.UTF_8);
+                    JsonReports.MAPPER.writeValueAsString(GoldFile.json(tuple, toolchain, options.normalize(), null, timeBasis)) + "\n",
+                    StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the candidate digest of " + CasesFile.printable(tuple.caseId()) + " in " + directory, e);
         }
@@ -171,7 +175,8 @@ final class DigestReport implements RowReport<Row> {
     public Head head() {
         return new Head("digest", settings.executionId(), failed > 0 ? "fail" : "pass", worstName(),
                 options.run().shard().all() ? null : options.run().shard().index() + "/" + options.run().shard().count(), options.sanitizer().wireName(),
-                options.gold().toString(), DigestGoal.candidateDirectory(settings).toString(), GoalRun.sandboxJson(settings), graded, failed);
+                options.gold().toString(), DigestGoal.candidateDirectory(settings).toString(), timeBasis == null ? null : timeBasis.wireName(),
+                GoalRun.sandboxJson(settings), graded, failed);
     }
 
     private String worstName() {

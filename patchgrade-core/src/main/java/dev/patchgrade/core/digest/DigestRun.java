@@ -17,8 +17,9 @@ record DigestRun(DigestTuple tuple, LaunchResult launch) {
     /**
      * @param keep where the streams are kept, or {@code null} to have the launcher hold them: the caller then keeps or
      *     releases the result's output ({@link LaunchResult#keepOutputAs}, {@link LaunchResult#released})
+     * @param basis what the time bucket measures: the recording's basis, or the gold's when grading
      */
-    static DigestRun measure(Launcher launcher, DigestGoal.Options options, Normalizer normalizer, Case c, Path keep) {
+    static DigestRun measure(Launcher launcher, DigestGoal.Options options, Normalizer normalizer, Case c, Path keep, TimeBasis basis) {
         // Set in <environment>, the user's sanitizer options win over these.
         Map<String, String> sanitizerOptions = options.sanitizer() == Sanitizer.NONE ? Map.of()
                 : Map.of("UBSAN_OPTIONS", UBSAN_OPTIONS, "ASAN_OPTIONS", ASAN_OPTIONS);
@@ -42,8 +43,17 @@ record DigestRun(DigestTuple tuple, LaunchResult launch) {
         Integer exit = result.exitCode() != null ? result.exitCode() : result.signalNumber() != null ? -result.signalNumber() : null;
         String stdoutSha = normalizer.active() ? normalizer.sha256(result.stdout().file()) : result.stdout().sha256();
         String stderrSha = normalizer.active() ? normalizer.sha256(result.stderr().file()) : result.stderr().sha256();
+        long millis = time(result, basis);
         return new DigestRun(new DigestTuple(c.id(), exit, stdoutSha, stderrSha, SanitizerClass.classify(result, markers),
-                options.buckets().bucket(result.loadFreeMillis()), options.buckets().enabled() ? result.loadFreeMillis() : null), result);
+                options.buckets().bucket(millis), options.buckets().enabled() ? millis : null), result);
+    }
+
+    /**
+     * A run's time on {@code basis}. The goals ask for CPU time only of a launcher that measures it (else they warn and
+     * take wall time); a run without CPU figures all the same has its wall time, never a CPU time of zero.
+     */
+    static long time(LaunchResult run, TimeBasis basis) {
+        return basis.measured(run) ? basis.millis(run) : TimeBasis.WALL.millis(run);
     }
 
     /** Where a case's full streams go: {@code <prefix>.stdout} and {@code <prefix>.stderr}. */

@@ -122,6 +122,22 @@ public final class GoldFile {
         return true;
     }
 
+    /**
+     * What the file's time measures: its {@code time_basis}, or {@code null} where it names none (a gold recorded
+     * before there was a choice, or by hand: its times are wall times).
+     */
+    static TimeBasis timeBasis(Path file, JsonNode node) {
+        JsonNode value = node.get("time_basis");
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw TimeBasis.unknownInGold(file, value.toString());
+        }
+        return TimeBasis.named(value.asText()).filter(b -> b.wireName().equals(value.asText()))
+                .orElseThrow(() -> TimeBasis.unknownInGold(file, value.asText()));
+    }
+
     static List<NormalizeRule> normalizeRules(Path file, JsonNode node) {
         if (node == null || node.isNull()) {
             return List.of();
@@ -143,6 +159,11 @@ public final class GoldFile {
 
     /** @param excerpts the normalised stream excerpts to keep beside the hashes, or {@code null} */
     public static ObjectNode json(DigestTuple tuple, String toolchain, List<NormalizeRule> normalize, StreamExcerpts excerpts) {
+        return json(tuple, toolchain, normalize, excerpts, null);
+    }
+
+    /** @param basis what {@code time_bucket} and {@code time_ms} measure, written beside them; {@code null} to write none */
+    public static ObjectNode json(DigestTuple tuple, String toolchain, List<NormalizeRule> normalize, StreamExcerpts excerpts, TimeBasis basis) {
         ObjectNode node = JsonReports.MAPPER.createObjectNode();
         node.put("case", tuple.caseId());
         if (tuple.exit() == null) {
@@ -158,6 +179,9 @@ public final class GoldFile {
         }
         if (tuple.timeMs() != null) {
             node.put("time_ms", tuple.timeMs());
+        }
+        if (tuple.timeBucket() != null && basis != null) {
+            node.put("time_basis", basis.wireName());
         }
         if (toolchain != null) {
             node.put("toolchain", toolchain);

@@ -7,7 +7,6 @@ import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.grade.Suggestions;
 import dev.patchgrade.core.cases.IdSet;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -40,14 +39,21 @@ public final class GoldStore {
         private final Lookup lookup;
         private final String toolchain;
         private final List<NormalizeRule> normalize;
+        private final TimeBasis timeBasis;
         private final String rerecord;
 
-        private Gold(IdSet ids, Lookup lookup, String toolchain, List<NormalizeRule> normalize, String rerecord) {
+        private Gold(IdSet ids, Lookup lookup, String toolchain, List<NormalizeRule> normalize, TimeBasis timeBasis, String rerecord) {
             this.ids = ids;
             this.lookup = lookup;
             this.toolchain = toolchain;
             this.normalize = normalize;
+            this.timeBasis = timeBasis;
             this.rerecord = rerecord;
+        }
+
+        /** What the recorded times measure, the same in every file; {@code null} where the files name nothing (wall time, then). */
+        public TimeBasis timeBasis() {
+            return timeBasis;
         }
 
         public String toolchain() {
@@ -134,17 +140,6 @@ public final class GoldStore {
         }
     }
 
-    public static boolean hasDigests(Path directory) {
-        if (!Files.isDirectory(directory)) {
-            return false;
-        }
-        try (Stream<Path> files = Files.list(directory)) {
-            return files.findAny().isPresent();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     public static Gold read(Path directory, TimeBuckets buckets) {
         return read(directory, buckets, Suggestions.PLAIN.rerun("record-digest", Suggestions.SOME_EXECUTION),
                 Suggestions.PLAIN.rerun("record-digest", Suggestions.SOME_EXECUTION, Setting.FORCE.is("true")));
@@ -171,7 +166,8 @@ public final class GoldStore {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, p -> p.getFileName().toString().endsWith(".json"))) {
             Read read = readFiles(files, buckets, keys::add, null, new GoldTuples(kept));
             if (read != null) {
-                return new Gold(keys, new Lookup(directory, buckets, read.renamed, read.tuples), read.toolchain, read.normalize, rerecord);
+                return new Gold(keys, new Lookup(directory, buckets, read.renamed, read.tuples), read.toolchain, read.normalize, read.timeBasis,
+                        rerecord);
             }
         } catch (IOException | DirectoryIteratorException | PatchgradeException e) {
             // the same problem, named in name order below
@@ -180,7 +176,7 @@ public final class GoldStore {
         Read read = readInNameOrder(directory, buckets, ids, rerecord);
         IdSet named = new IdSet();
         ids.forEach(named::add);
-        return new Gold(named, new Lookup(directory, buckets, read.renamed, read.tuples), read.toolchain, read.normalize, rerecord);
+        return new Gold(named, new Lookup(directory, buckets, read.renamed, read.tuples), read.toolchain, read.normalize, read.timeBasis, rerecord);
     }
 
     /**
@@ -188,7 +184,7 @@ public final class GoldStore {
      *
      * @param tuples every tuple read, or {@code null} where this pass kept none
      */
-    private record Read(Map<String, String> renamed, String toolchain, List<NormalizeRule> normalize, GoldTuples tuples) {}
+    private record Read(Map<String, String> renamed, String toolchain, List<NormalizeRule> normalize, TimeBasis timeBasis, GoldTuples tuples) {}
 
     /** Every gold file in name order, its ids added to {@code ids}; a problem is an error naming the file. */
     private static Read readInNameOrder(Path directory, TimeBuckets buckets, Set<String> ids, String rerecord) {
@@ -213,6 +209,7 @@ public final class GoldStore {
         GoldTuples tuples = keep;
         String toolchain = null;
         List<NormalizeRule> normalize = null;
+        TimeBasis timeBasis = null;
         Path first = null;
         for (Path file : files) {
             JsonNode node = GoldFile.parse(file);
@@ -234,19 +231,21 @@ public final class GoldStore {
             GoldFile.excerptsOf(file, node); // checked now, so that a malformed excerpt fails the read, not the grade of a drifting case
             String fileToolchain = node.hasNonNull("toolchain") ? node.get("toolchain").asText() : null;
             List<NormalizeRule> fileNormalize = GoldFile.normalizeRules(file, node.get("normalize"));
+            TimeBasis fileBasis = GoldFile.timeBasis(file, node);
             if (first == null) {
                 first = file;
                 toolchain = fileToolchain;
                 normalize = fileNormalize;
-            } else if (!Objects.equals(toolchain, fileToolchain) || !normalize.equals(fileNormalize)) {
+                timeBasis = fileBasis;
+            } else if (!Objects.equals(toolchain, fileToolchain) || !normalize.equals(fileNormalize) || timeBasis != fileBasis) {
                 if (rerecord == null) {
                     return null;
                 }
-                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": its toolchain or normalize rules differ from " + first
+                throw new PatchgradeException(ErrorName.MALFORMED_GOLD, file + ": its toolchain, normalize rules or time basis differ from " + first
                         + "; a gold directory is recorded in one go, so re-record it with `" + rerecord + "`");
             }
         }
-        return new Read(renamed, toolchain, normalize == null ? List.of() : normalize, tuples == null ? null : tuples.seal());
+        return new Read(renamed, toolchain, normalize == null ? List.of() : normalize, timeBasis, tuples == null ? null : tuples.seal());
     }
 
     static void deleteTree(Path root) throws IOException {

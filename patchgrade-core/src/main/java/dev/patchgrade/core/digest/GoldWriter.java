@@ -41,20 +41,28 @@ public final class GoldWriter implements AutoCloseable {
     private final Path fresh;
     private final String toolchain;
     private final List<NormalizeRule> normalize;
+    private final TimeBasis timeBasis;
 
-    private GoldWriter(Path target, Path fresh, String toolchain, List<NormalizeRule> normalize) {
+    private GoldWriter(Path target, Path fresh, String toolchain, List<NormalizeRule> normalize, TimeBasis timeBasis) {
         this.target = target;
         this.fresh = fresh;
         this.toolchain = toolchain;
         this.normalize = normalize;
+        this.timeBasis = timeBasis;
     }
 
     public static GoldWriter open(Path directory, String toolchain, List<NormalizeRule> normalize) {
+        return open(directory, toolchain, normalize, null);
+    }
+
+    /** @param timeBasis what the recorded times measure, written in every file that has a time; {@code null} to write none */
+    public static GoldWriter open(Path directory, String toolchain, List<NormalizeRule> normalize, TimeBasis timeBasis) {
         Path target = directory.toAbsolutePath().normalize();
         Path parent = target.getParent();
         try {
             Files.createDirectories(parent);
-            return new GoldWriter(target, AtomicFiles.createDirectory(parent, "." + target.getFileName() + ".new-"), toolchain, normalize);
+            return new GoldWriter(target, AtomicFiles.createDirectory(parent, "." + target.getFileName() + ".new-"), toolchain, normalize,
+                    timeBasis);
         } catch (IOException e) {
             throw failed(target, e);
         }
@@ -64,7 +72,7 @@ public final class GoldWriter implements AutoCloseable {
     public void write(DigestTuple tuple, StreamExcerpts excerpts) {
         try {
             Files.write(fresh.resolve(SafeNames.jsonFile(tuple.caseId())),
-                    (JsonReports.MAPPER.writeValueAsString(GoldFile.json(tuple, toolchain, normalize, excerpts)) + "\n").getBytes(StandardCharsets.UTF_8));
+                    (JsonReports.MAPPER.writeValueAsString(GoldFile.json(tuple, toolchain, normalize, excerpts, timeBasis)) + "\n").getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw failed(target, e);
         }
@@ -72,7 +80,33 @@ public final class GoldWriter implements AutoCloseable {
 
     /** Swaps the written digests in for the old directory, which goes: no stale file survives. */
     public void commit() {
+        commit(true);
+    }
+
+    /**
+     * Moves the written digests to the directory's place.
+     *
+     * @param replace whether whatever is there goes (a forced recording); else only an empty directory may be there, and
+     *     anything else is left as it is
+     * @return false where {@code replace} is off and something is there: nothing was moved (then {@link #close} removes
+     *     what was written)
+     */
+    public boolean commit(boolean replace) {
         Path parent = target.getParent();
+        if (!replace) {
+            try {
+                if (Files.isDirectory(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    // Fails for a directory that holds anything: the kernel checks, so nothing added meanwhile is lost.
+                    Files.delete(target);
+                }
+                Files.move(fresh, target);
+                return true;
+            } catch (java.nio.file.DirectoryNotEmptyException | java.nio.file.FileAlreadyExistsException taken) {
+                return false;
+            } catch (IOException e) {
+                throw failed(target, e);
+            }
+        }
         try {
             Path old = null;
             if (Files.exists(target)) {
@@ -83,6 +117,7 @@ public final class GoldWriter implements AutoCloseable {
             if (old != null) {
                 GoldStore.deleteTree(old);
             }
+            return true;
         } catch (IOException e) {
             throw failed(target, e);
         }

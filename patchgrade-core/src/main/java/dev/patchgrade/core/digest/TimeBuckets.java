@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Wall-time classes instead of raw milliseconds, so digests stay comparable across runs:
- * cutoffs {@code 50,500,5000} give {@code lt_50ms}, {@code lt_500ms}, {@code lt_5s}, {@code gt_5s}.
+ * Time classes (of CPU or wall time, see {@link TimeBasis}) instead of raw milliseconds, so digests stay
+ * comparable across runs: cutoffs {@code 50,500,5000} give {@code lt_50ms}, {@code lt_500ms}, {@code lt_5s}, {@code gt_5s}.
  * {@code off} records and grades no time at all. Grading has hysteresis: a time drifts only when it
  * lies outside the gold bucket widened by a factor ({@link TimeBucket#outside}).
  */

@@ -8,6 +8,7 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.ProjectPaths;
 import dev.patchgrade.core.grade.RunSettings;
+import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.TimeoutRange;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /** The {@code record-envelope} and {@code envelope} goals, without Maven: their options, entry points and shared steps. */
@@ -179,8 +181,58 @@ public final class EnvelopeGoal {
      */
     static InstructionCount countInstructions(Launcher launcher, InstructionCounters.Choice counter, LaunchRequest request,
             GoalSettings settings, List<EnvelopeRun> runs, String expectedStdoutSha256) {
+        long started = System.nanoTime();
         InstructionCount count = counter.counter().count(launcher, request.keepingOutputAs(settings.streamsDirectory().resolve("count")));
-        return agreeing(count, runs, expectedStdoutSha256);
+        return agreeing(count, runs, expectedStdoutSha256).timed((System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** Above this many times the slowest native run's wall time, the counted run's cost is worth a warning. */
+    static final int COSTLY_FACTOR = 10;
+    /**
+     * ... but only where it adds this much to the build: 40x of a 20 ms program costs nobody anything, and the bundled
+     * example's 0.15 s took 5.8 s under Valgrind on a loaded machine.
+     */
+    static final long COSTLY_MILLIS = 10_000;
+
+    /**
+     * The counted run's wall time beside the native runs', one line for the console; {@code null} where the count
+     * was not timed.
+     */
+    static String countedTime(InstructionCount count, List<EnvelopeRun> runs) {
+        if (count == null || count.wallMillis() == null) {
+            return null;
+        }
+        long slowest = runs.stream().mapToLong(EnvelopeRun::wallMillis).max().orElse(0);
+        String factor = slowest <= 0 ? "" : String.format(Locale.ROOT, ", %.1fx the slowest", (double) count.wallMillis() / slowest);
+        return String.format(Locale.ROOT, "wall time: counted run (%s) %.3f s; native run%s %s%s", count.method(), count.wallMillis() / 1000.0,
+                runs.size() == 1 ? "" : "s", runs.stream().map(r -> String.format(Locale.ROOT, "%.3f s", r.wallMillis() / 1000.0))
+                        .collect(java.util.stream.Collectors.joining(", ")), factor);
+    }
+
+    /**
+     * Whether the counted run cost more than {@value #COSTLY_FACTOR} times the slowest native run and more than
+     * {@value #COSTLY_MILLIS} ms: a Valgrind count of a workload of seconds takes minutes.
+     */
+    static boolean costly(InstructionCount count, List<EnvelopeRun> runs) {
+        if (count == null || count.wallMillis() == null) {
+            return false;
+        }
+        long slowest = runs.stream().mapToLong(EnvelopeRun::wallMillis).max().orElse(0);
+        return count.wallMillis() > COSTLY_FACTOR * slowest && count.wallMillis() > COSTLY_MILLIS;
+    }
+
+    /** The warning for a {@link #costly} count, naming the switch that turns the counter off. */
+    static String costWarning(GoalSettings settings, InstructionCount count, List<EnvelopeRun> runs, boolean recording) {
+        long slowest = runs.stream().mapToLong(EnvelopeRun::wallMillis).max().orElse(0);
+        String configured = settings.suggestions().configured(Setting.INSTRUCTION_COUNTER.is("none"));
+        String once = settings.suggestions().once(Setting.INSTRUCTION_COUNTER.is("none"));
+        String off = configured.equals(once) ? once : configured + " (or " + once + ")";
+        return String.format(Locale.ROOT, "the instruction count (%s) took %.1f s, %.1fx the slowest native run (%.3f s): most of this %s's "
+                + "time. Hardware counters (instructionCounter=perf, where the kernel has them) cost nothing; else ", count.method(),
+                count.wallMillis() / 1000.0, slowest <= 0 ? 0.0 : (double) count.wallMillis() / slowest, slowest / 1000.0,
+                recording ? "recording" : "grade")
+                + (recording ? "set " + off + " to record no max_instructions and grade without the counted run"
+                        : "re-record the envelope with " + off + " to drop max_instructions, and with it the counted run");
     }
 
     /**
@@ -199,9 +251,31 @@ public final class EnvelopeGoal {
         if (reference == null || reference.equals(count.stdoutSha256())) {
             return count;
         }
-        return InstructionCount.failed(count.method(), "the counted run (under " + count.method() + ") printed something else than the "
+        String problem = "the counted run (under " + count.method() + ") printed something else than the "
                 + (runsAgree ? "graded runs" : "expected stdout") + " (stdout sha256 " + shortHash(count.stdoutSha256())
-                + " instead of " + shortHash(reference) + "); a program that behaves differently under the counter cannot be counted");
+                + " instead of " + shortHash(reference) + "); a program that behaves differently under the counter cannot be counted";
+        // Unknown output proves nothing either way: no count, and no verdict on it.
+        return count.stdoutSha256() == null ? InstructionCount.failed(count.method(), problem) : count.divergedBecause(problem);
+    }
+
+    /**
+     * The count, if a ceiling can be recorded from it: its run printed what every native run printed. Native runs that
+     * disagree among themselves print output that changes from run to run (timings, dates), and a grade's counted run
+     * would print other output again and be rejected, so no ceiling is recorded from such a count either.
+     */
+    static InstructionCount recordable(InstructionCount count, List<EnvelopeRun> runs) {
+        if (!count.measured()) {
+            return count;
+        }
+        List<String> printed = runs.stream().map(EnvelopeRun::stdoutSha256).distinct().toList();
+        if (printed.size() == 1 && java.util.Objects.equals(printed.get(0), count.stdoutSha256())) {
+            return count;
+        }
+        String problem = "the native runs printed different output from one another (stdout sha256 " + String.join(", ",
+                printed.stream().map(EnvelopeGoal::shortHash).toList()) + ") and the counted run (under " + count.method() + ") "
+                + shortHash(count.stdoutSha256()) + ": with output that changes from run to run (timings, dates) no counted run can be "
+                + "shown to have done the graded runs' work";
+        return count.stdoutSha256() == null || printed.contains(null) ? InstructionCount.failed(count.method(), problem) : count.divergedBecause(problem);
     }
 
     private static String shortHash(String sha256) {

@@ -100,6 +100,10 @@ public final class EnvelopeGrader {
                         breaches.add(new EnvelopeVerdict.Breach(ceiling, instructions.value(), entry.getValue()));
                         reasons.add(ceiling.reason());
                     }
+                } else if (instructions != null && instructions.diverged()) {
+                    // Not a count of the graded work: a candidate that does other work under the counter never passes on it.
+                    breaches.add(EnvelopeVerdict.Breach.without(ceiling, entry.getValue(), instructions.problem()));
+                    reasons.add(ceiling.reason());
                 } else if (runs.stream().allMatch(run -> run.clean() && (expectedStdoutSha256 == null
                         || expectedStdoutSha256.equals(run.stdoutSha256())))) {
                     throw new PatchgradeException(ErrorName.UNMEASURABLE_CEILING, envelope.file() + ": key \"max_instructions\" sets a ceiling on "

@@ -99,8 +99,15 @@ final class EnvelopeGrading {
         double seconds = (System.nanoTime() - started) / 1e9;
         EnvelopeReport.writeReports(settings, options.run().shard(), caseName, command, envelope, verdict, count, seconds, log);
         EnvelopeReport.printTable(log, caseName, envelope, verdict);
+        String countedTime = EnvelopeGoal.countedTime(count, runs);
+        if (countedTime != null) {
+            log.info(countedTime);
+        }
+        if (EnvelopeGoal.costly(count, runs)) {
+            log.warn(EnvelopeGoal.costWarning(settings, count, runs, false));
+        }
         List<String> failures = verdict.accepted() ? List.of()
-                : List.of(caseName + ": " + String.join(", ", verdict.reasons()) + " — " + EnvelopeReport.failureMessage(verdict, envelope)
+                : List.of(caseName + ": " + EnvelopeReport.failureMessage(verdict, envelope)
                         + ". If the cost increase is intended, re-record with `" + settings.rerecord("record-envelope") + "`"
                         + " and commit the envelope with the patch");
         // The worst is what the report's failure type says: the first reason, not "reject".

@@ -30,12 +30,17 @@ final class EnvelopeJson {
             @JsonProperty("host_differences") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hostDifferences, String envelope,
             Map<String, Object> sandbox) {}
 
-    /** What was measured over all runs: the figure graded for each ceiling, else the smallest any run had. */
-    @JsonPropertyOrder({"returncode", "signal", "timed_out", "leftovers", "method", "figures", "instruction_counter", "instructions_problem",
-            "counter_limitation", "cpu_limitation"})
+    /**
+     * What was measured over all runs: the figure graded for each ceiling, else the smallest any run had.
+     *
+     * @param countedWallMillis the counted run's wall time, beside the native runs' {@code wall_ms}: what the count cost
+     */
+    @JsonPropertyOrder({"returncode", "signal", "timed_out", "leftovers", "method", "figures", "instruction_counter", "counted_wall_ms",
+            "instructions_problem", "counter_limitation", "cpu_limitation"})
     record Measured(Integer returncode, String signal, @JsonProperty("timed_out") boolean timedOut, int leftovers, String method,
             @JsonUnwrapped PerCeiling figures,
             @JsonProperty("instruction_counter") @JsonInclude(JsonInclude.Include.NON_NULL) String instructionCounter,
+            @JsonProperty("counted_wall_ms") @JsonInclude(JsonInclude.Include.NON_NULL) Long countedWallMillis,
             @JsonProperty("instructions_problem") @JsonInclude(JsonInclude.Include.NON_NULL) String instructionsProblem,
             @JsonProperty("counter_limitation") @JsonInclude(JsonInclude.Include.NON_NULL) String counterLimitation,
             @JsonProperty("cpu_limitation") @JsonInclude(JsonInclude.Include.NON_NULL) String cpuLimitation) {}

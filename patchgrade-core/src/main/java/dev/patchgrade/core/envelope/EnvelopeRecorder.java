@@ -9,6 +9,7 @@ import dev.patchgrade.core.count.CounterMode;
 import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.count.InstructionCounters;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.RecordingTarget;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
@@ -18,7 +19,6 @@ import dev.patchgrade.core.report.AtomicFiles;
 import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.JsonReports;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,17 +28,14 @@ import dev.patchgrade.core.envelope.EnvelopeGoal.RecordOptions;
 
 /** The {@code record-envelope} goal: a known-good command measured, its ceilings written with slack. */
 final class EnvelopeRecorder {
+    private static final String INTENDED = "and commit the envelope in the same commit as the patch that changed the cost";
+
     private EnvelopeRecorder() {}
 
     static EnvelopeRecording record(RecordOptions options, GradeLog log) {
         EnvelopeGoal.Measurement measured = options.measurement();
         Path file = measured.envelope();
-        if (Files.exists(file) && !options.run().force()) {
-            throw new PatchgradeException(ErrorName.REFUSED_OVERWRITE, file + " exists and record-envelope does not overwrite it. If the new "
-                    + "baseline is intended, re-run as `" + options.settings().rerecord("record-envelope")
-                    + "` (or set " + options.settings().suggestions().configured(Setting.FORCE.is("true")) + ") and commit the envelope in the same "
-                    + "commit as the patch that changed the cost");
-        }
+        RecordingTarget.refuseOverwrite(options.settings(), file, options.run().force(), false, "record-envelope", INTENDED);
         if (measured.command() == null || measured.command().isEmpty()) {
             throw new PatchgradeException(ErrorName.BAD_PARAMETER, shown -> "record-envelope needs " + shown.setting(Setting.COMMAND)
                     + ": the known-good binary and its arguments");
@@ -62,8 +59,8 @@ final class EnvelopeRecorder {
                 runs.add(EnvelopeRun.of(settings.mustHaveStarted(launcher.launch(request), "command", measured.command())));
             }
             if (counter.available() && runs.stream().allMatch(EnvelopeRun::clean)) {
-                count = EnvelopeGoal.countInstructions(launcher, counter, request, options.settings(), runs, null);
-                if (!count.measured()) {
+                count = EnvelopeGoal.recordable(EnvelopeGoal.countInstructions(launcher, counter, request, options.settings(), runs, null), runs);
+                if (!count.measured() && !count.diverged()) {
                     throw new PatchgradeException(ErrorName.BASELINE_FAILED, "the instructions of the known-good command " + String.join(" ", measured.command())
                             + " could not be counted with " + count.method() + ": " + count.problem() + ". Fix the command, or set "
                             + "instructionCounter=none to record no max_instructions");
@@ -74,7 +71,14 @@ final class EnvelopeRecorder {
         long timeout = EnvelopeGoal.recordedTimeout(options.run().timeoutSeconds(), slowest);
         EnvelopeRecording recording = EnvelopeRecording.of(EnvelopeGoal.portable(measured.command(), options.settings().projectDirectory()),
                 timeout, runs, options.slack(), host, toolchain, stderr -> settings.facts().hintText(stderr, log, settings.suggestions()));
-        if (count != null) {
+        if (count != null && count.diverged()) {
+            // A program that prints its own timings prints other ones under the counter: its count is of other work, and
+            // a ceiling recorded from it would reject the known-good build. The rest of the envelope holds all the same.
+            recording = recording.withoutInstructions(count);
+            log.warn("no max_instructions recorded in " + file + ": " + count.problem() + ". The other ceilings are recorded; to grade "
+                    + "instructions, make the command print the same output every run (leave out timings, dates, addresses) and re-record "
+                    + "with `" + settings.rerecord("record-envelope") + "`");
+        } else if (count != null) {
             recording = recording.withInstructions(count, options.instructionSlackPercent());
         } else if (measured.instructionCounter() != CounterMode.NONE) {
             log.warn("no max_instructions recorded in " + file + ": " + counter.unavailable() + ". CPU time moves with the machine's load; "
@@ -82,7 +86,15 @@ final class EnvelopeRecorder {
         }
         ObjectNode json = EnvelopeFile.recorded(recording);
         try {
-            AtomicFiles.write(file, (JsonReports.MAPPER.writeValueAsString(json) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            byte[] content = (JsonReports.MAPPER.writeValueAsString(json) + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            if (options.run().force()) {
+                AtomicFiles.write(file, content);
+            } else {
+                AtomicFiles.writeNew(file, content);
+            }
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            // Made while the command was measured: what is there now stays.
+            throw RecordingTarget.appeared(options.settings(), file, "record-envelope", INTENDED);
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write the envelope " + file + ": " + e.getMessage(), e);
         }
@@ -93,16 +105,24 @@ final class EnvelopeRecorder {
             table.row(cpu.label(), EnvelopeReport.amount(recording.worst().get(cpu), cpu), EnvelopeReport.amount(recording.ceilings().get(cpu), cpu),
                     "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
         }
-        if (count != null) {
+        if (count != null && count.measured()) {
             table.row("instructions", EnvelopeReport.amount(count.value(), Ceiling.INSTRUCTIONS) + " (" + count.method() + ")",
                     EnvelopeReport.amount(recording.ceilings().get(Ceiling.INSTRUCTIONS), Ceiling.INSTRUCTIONS), "+" + options.instructionSlackPercent() + "%");
+        } else if (count != null) {
+            table.row("instructions", "not recorded (" + count.method() + " run printed other output)", "-", "-");
         }
         log.info("Recorded " + file + " from " + runs.size() + " run(s) of " + String.join(" ", measured.command()) + " on " + host.className() + ":");
         table.lines().forEach(log::info);
+        String countedTime = EnvelopeGoal.countedTime(count, runs);
+        if (countedTime != null) {
+            log.info(countedTime);
+        }
+        if (count != null && count.measured() && EnvelopeGoal.costly(count, runs)) {
+            log.warn(EnvelopeGoal.costWarning(settings, count, runs, true));
+        }
         log.info(String.format(Locale.ROOT, "timeout_s = %d s: the larger of %s (%d s) and 10x the slowest run (%.3f s), rounded up"
                 + " to whole seconds, so that a loaded machine does not turn a good run into a timeout", timeout,
                 options.settings().suggestions().setting(Setting.TIMEOUT), options.run().timeoutSeconds(), slowest / 1000.0));
         return recording;
     }
-
 }

@@ -101,6 +101,14 @@ public record EnvelopeRecording(
                 count.method(), slackPercent);
     }
 
+    /** This recording without {@code max_instructions}, its notes saying why: the counted run did other work than the native runs. */
+    public EnvelopeRecording withoutInstructions(InstructionCount diverged) {
+        String why = notes + " No max_instructions: the run counted by " + diverged.method() + " printed something else than the native "
+                + "runs (a program that prints its own timings does), so its count was of other work; make the output the same every "
+                + "run and re-record to grade instructions.";
+        return new EnvelopeRecording(cmd, timeoutSeconds, ceilings, worst, runs, slack, host, toolchain, why, null, 0);
+    }
+
     static String describe(EnvelopeRun run) {
         if (run.timedOut()) {
             return "timed out";

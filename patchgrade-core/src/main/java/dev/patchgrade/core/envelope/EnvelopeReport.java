@@ -29,8 +29,10 @@ final class EnvelopeReport {
                 case "stdout" -> "stdout: differs from the expected output";
                 case "output_limit" -> "output_limit: a stream reached the output cap";
                 case "host_mismatch" -> "host_mismatch: " + String.join("; ", verdict.hostDifferences());
-                default -> verdict.breaches().stream().filter(b -> b.ceiling().reason().equals(reason))
-                        .map(EnvelopeVerdict.Breach::describe).findFirst().orElse(reason);
+                default -> reason.startsWith("exit_") ? reason + ": the command exited with " + reason.substring("exit_".length())
+                        : reason.startsWith("signal_") ? reason + ": the command was killed by " + reason.substring("signal_".length())
+                        : verdict.breaches().stream().filter(b -> b.ceiling().reason().equals(reason))
+                                .map(EnvelopeVerdict.Breach::describe).findFirst().orElse(reason);
             };
             parts.add(detail);
         }
@@ -78,8 +80,8 @@ final class EnvelopeReport {
         return new EnvelopeJson.Measured(first.timedOut() ? null : first.exitCode(), first.signal(),
                 verdict.runs().stream().anyMatch(EnvelopeRun::timedOut), verdict.runs().stream().mapToInt(EnvelopeRun::leftovers).max().orElse(0),
                 settings.facts().method(), new EnvelopeJson.PerCeiling(figures, Ceiling::measuredKey), count == null ? null : count.method(),
-                count == null || count.measured() ? null : count.problem(), count == null ? null : count.limitation(),
-                settings.facts().cpuLimitation());
+                count == null ? null : count.wallMillis(), count == null || count.measured() ? null : count.problem(),
+                count == null ? null : count.limitation(), settings.facts().cpuLimitation());
     }
 
     private static EnvelopeJson.Run runJson(EnvelopeRun run) {
@@ -129,6 +131,12 @@ final class EnvelopeReport {
                     : String.format(Locale.ROOT, "%.0f%% left", (limit - measured) * 100.0 / limit);
             boolean broken = verdict.breaches().stream().anyMatch(b -> b.ceiling() == ceiling);
             table.row(ceiling.label(), amount(measured, ceiling), amount(limit, ceiling), headroom, broken ? "BROKEN" : "ok");
+        }
+        for (EnvelopeVerdict.Breach breach : verdict.breaches()) {
+            if (breach.without() != null) {
+                table.row(breach.ceiling().label(), "not counted", amount(breach.ceilingValue(), breach.ceiling()),
+                        "counted run printed other output", "BROKEN");
+            }
         }
         EnvelopeRun first = verdict.runs().get(0);
         table.row("exit", first.timedOut() ? "timeout" : first.signal() != null ? first.signal() : String.valueOf(first.exitCode()), "0", "",

@@ -31,6 +31,7 @@ public record Setting(String parameter, String property) {
     public static final Setting TIME_BUCKETS = new Setting("timeBuckets", "patchgrade.timeBuckets");
     public static final Setting TIME_BUCKET_SLACK = new Setting("timeBucketSlack", "patchgrade.timeBucketSlack");
     public static final Setting TIME_BUCKET_RERUNS = new Setting("timeBucketReruns", "patchgrade.timeBucketReruns");
+    public static final Setting TIME_BASIS = new Setting("timeBasis", "patchgrade.timeBasis");
     public static final Setting TIME_SAMPLES = new Setting("timeSamples", "patchgrade.timeSamples");
     public static final Setting GOLD_EXCERPT_BYTES = new Setting("goldExcerptBytes", "patchgrade.goldExcerptBytes");
     public static final Setting INSTRUCTION_SLACK_PERCENT = new Setting("instructionSlackPercent", "patchgrade.instructionSlackPercent");

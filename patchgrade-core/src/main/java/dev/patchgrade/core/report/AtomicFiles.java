@@ -61,6 +61,75 @@ public final class AtomicFiles {
         }
     }
 
+    /**
+     * Writes a file that must not be there yet: through a temporary sibling and a hard link, which the kernel refuses
+     * (atomically) where anything has the name, a dangling symbolic link included. Where the file system has no hard
+     * links, a rename that Java refuses over an existing name.
+     *
+     * @throws FileAlreadyExistsException where something appeared at {@code file}; it is left as it was
+     */
+    public static void writeNew(Path file, byte[] content) throws IOException {
+        Path target = file.toAbsolutePath();
+        Files.createDirectories(target.getParent());
+        Path temporary = null;
+        try {
+            OutputStream out = null;
+            while (out == null) {
+                temporary = target.resolveSibling(uniqueName("." + target.getFileName(), ".tmp"));
+                try {
+                    out = Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                } catch (FileAlreadyExistsException taken) {
+                    temporary = null;
+                }
+            }
+            try (OutputStream stream = out) {
+                stream.write(content);
+            }
+            try {
+                Files.createLink(target, temporary);
+            } catch (FileAlreadyExistsException taken) {
+                throw taken;
+            } catch (UnsupportedOperationException | java.nio.file.FileSystemException noLinks) {
+                Files.move(temporary, target);
+                temporary = null;
+            }
+        } finally {
+            if (temporary != null) {
+                Files.deleteIfExists(temporary);
+            }
+        }
+    }
+
+    /**
+     * What is at {@code path}, as a recording goal's refusal names it, or {@code null} where nothing is. Links are
+     * not followed: a symbolic link is something there, even one that points nowhere.
+     *
+     * @param emptyDirectoryIsFree where the output is a directory: an empty one holds nothing to lose
+     */
+    public static String occupant(Path path, boolean emptyDirectoryIsFree) throws IOException {
+        if (Files.isSymbolicLink(path)) {
+            Path to = Files.readSymbolicLink(path);
+            return "a symbolic link to " + to + (Files.exists(path) ? "" : ", which does not exist");
+        }
+        if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        if (Files.isDirectory(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            long entries;
+            try (java.util.stream.Stream<Path> list = Files.list(path)) {
+                entries = list.count();
+            }
+            if (entries == 0) {
+                return emptyDirectoryIsFree ? null : "an empty directory";
+            }
+            return "a directory of " + entries + " entr" + (entries == 1 ? "y" : "ies");
+        }
+        if (Files.isRegularFile(path, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            return "a file of " + Files.size(path) + " bytes";
+        }
+        return "a special file";
+    }
+
     /** A new, empty folder in {@code parent} named {@code prefix} plus a random part, with the umask's mode. */
     public static Path createDirectory(Path parent, String prefix) throws IOException {
         while (true) {

@@ -174,7 +174,7 @@ public final class JUnitXmlWriter implements AutoCloseable {
 
     private static void problem(Writer xml, String element, CaseOutcome test) throws IOException {
         xml.append("    <").append(element)
-                .append(" message=\"").append(XmlText.attribute(XmlText.oneLine(withoutType(test.message(), test.type()))))
+                .append(" message=\"").append(XmlText.attribute(XmlText.oneLine(naming(test.message(), test.type()))))
                 .append("\" type=\"").append(XmlText.attribute(nullToEmpty(test.type()))).append("\"");
         if (present(test.details())) {
             xml.append(">").append(XmlText.cdata(cap(test.details()))).append("</").append(element).append(">\n");
@@ -184,15 +184,15 @@ public final class JUnitXmlWriter implements AutoCloseable {
     }
 
     /**
-     * The message without a leading {@code "<type>: "}: Jenkins and Surefire's report show the type next to
-     * the message, and {@code rss: rss: measured ...} reads as a stutter.
+     * The message as Jenkins shows it: Jenkins shows a failure's message, never its {@code type}, so a message
+     * that does not name the type among its fields ({@code rss: ...; user_cpu: ...}) gets it in front.
      */
-    static String withoutType(String message, String type) {
+    static String naming(String message, String type) {
         String text = nullToEmpty(message);
-        if (type != null && !type.isEmpty() && text.startsWith(type + ": ")) {
-            return text.substring(type.length() + 2);
+        if (type == null || type.isEmpty() || text.startsWith(type + ":") || text.contains("; " + type + ":")) {
+            return text;
         }
-        return text;
+        return text.isEmpty() ? type : type + ": " + text;
     }
 
     /**

@@ -40,6 +40,8 @@ public final class LaunchBench {
             case "rss" -> rss(java.util.Arrays.copyOfRange(args, 1, args.length));
             case "power" -> LoadBench.power(args[1], args[2], Integer.parseInt(args[3]), java.util.Arrays.copyOfRange(args, 4, args.length));
             case "alarms" -> LoadBench.alarms(args[1], args[2], Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            case "basis" -> BasisBench.spread(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Integer.parseInt(args[4]));
+            case "count-cost" -> BasisBench.countCost(java.util.Arrays.copyOfRange(args, 1, args.length));
             default -> throw new IllegalArgumentException("unknown bench " + args[0]);
         }
     }

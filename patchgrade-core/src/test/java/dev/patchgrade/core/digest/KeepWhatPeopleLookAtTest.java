@@ -95,7 +95,7 @@ class KeepWhatPeopleLookAtTest {
     private DigestGoal.Options timed(String execution, List<String> command, int reruns) throws Exception {
         Path cases = Files.writeString(dir.resolve("cases.txt"), "a\nb\nc\n");
         GoalSettings settings = new GoalSettings("digest", execution, dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        return DigestOptions.of(settings, cases, dir.resolve("gold"), command).buckets(TimeBuckets.parse("200")).timeBucketSlack(1.0).timeSamples(1).timeBucketReruns(reruns).parallel(1).force(true)
+        return DigestOptions.of(settings, cases, dir.resolve("gold"), command).buckets(TimeBuckets.parse("200")).timeBasis(TimeBasis.WALL).timeBucketSlack(1.0).timeSamples(1).timeBucketReruns(reruns).parallel(1).force(true)
                 .build();
     }
 

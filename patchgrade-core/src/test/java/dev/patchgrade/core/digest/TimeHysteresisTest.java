@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Time buckets with hysteresis, on /bin/sleep: a sleep is a lower bound on the wall time that no load
- * can shorten, and the bounds asserted here are far from anything load can stretch to.
+ * Time buckets with hysteresis, on /bin/sleep with timeBasis wall: a sleep is a lower bound on the wall
+ * time that no load can shorten, and the bounds asserted here are far from anything load can stretch to.
  */
 class TimeHysteresisTest {
     @TempDir
@@ -45,6 +45,7 @@ class TimeHysteresisTest {
                 .force(true)
                 .timeSamples(samples)
                 .timeBucketSlack(slack)
+                .timeBasis(TimeBasis.WALL)
                 .build();
     }
 
@@ -64,6 +65,7 @@ class TimeHysteresisTest {
         assertThat(tuple.timeBucket()).isEqualTo(TimeBuckets.parse(null).bucket(tuple.timeMs()));
         JsonNode file = JsonReports.MAPPER.readTree(gold.resolve("0.2.json").toFile());
         assertThat(file.path("time_ms").asLong()).isEqualTo(tuple.timeMs());
+        assertThat(file.path("time_basis").asText()).isEqualTo("wall");
     }
 
     @Test
@@ -74,7 +76,7 @@ class TimeHysteresisTest {
         JsonNode row = gradedCase();
         assertThat(row.path("drift_fields").get(0).asText()).isEqualTo("time_bucket");
         assertThat(row.path("drift").get(0).asText()).startsWith("time_bucket: lt_50ms -> ")
-                .containsPattern("fastest [0-9,]+ ms of 2 runs; lt_50ms widened by timeBucketSlack 2 is 0-100 ms; gold fastest 3 ms");
+                .containsPattern("fastest [0-9,]+ ms wall of 2 runs; lt_50ms widened by timeBucketSlack 2 is 0-100 ms; gold fastest 3 ms");
         assertThat(row.path("candidate").path("time_ms").asLong()).isGreaterThanOrEqualTo(200L);
         assertThat(Files.readString(dir.resolve("reports/index.html"))).contains("widened by timeBucketSlack 2 is 0-100 ms");
     }

@@ -39,7 +39,7 @@ class EnvelopeReportJsonTest {
 
     @Test
     void aCountedAcceptance() throws IOException {
-        assertThat(written(accepted(), InstructionCount.of(12345, "valgrind"))).isEqualTo(expected("envelope-counted.json"));
+        assertThat(written(accepted(), InstructionCount.of(12345, "valgrind").timed(830))).isEqualTo(expected("envelope-counted.json"));
     }
 
     private static EnvelopeRun run(Integer exit, String signal, boolean timedOut, long rss, Long tree, int leftovers) {

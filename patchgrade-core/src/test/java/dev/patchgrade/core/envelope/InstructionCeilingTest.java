@@ -116,15 +116,74 @@ class InstructionCeilingTest {
     }
 
     @Test
-    void aProgramThatPrintsSomethingElseUnderValgrindIsAnErrorNeverAPass() throws Exception {
+    void aProgramThatPrintsSomethingElseUnderValgrindIsRejectedForInstructionsNeverPassed() throws Exception {
         record(CounterMode.VALGRIND, "1");
         // Under Valgrind it skips its work and says so: a tiny count, from a run that is not the graded one.
         GoalResult result = grade(CounterMode.VALGRIND, List.of(Fixtures.command("redteam"), "counter-aware", "30"));
-        assertThat(result.failures()).isEmpty();
-        assertThat(result.error().errorName()).isEqualTo("unmeasurable_ceiling");
-        assertThat(result.error().getMessage()).contains("max_instructions").contains("printed something else than the graded runs")
-                .contains("behaves differently under the counter");
-        assertThat(report().path("verdict").asText()).isEqualTo("error");
+        assertThat(result.error()).isNull();
+        assertThat(result.failures()).singleElement().asString().contains("instructions: the counted run (under valgrind) printed something "
+                + "else than the graded runs").contains("behaves differently under the counter");
+        assertThat(report().path("verdict").asText()).isEqualTo("reject");
+        assertThat(report().path("reasons").get(0).asText()).isEqualTo("instructions");
+        assertThat(report().path("measured").path("instructions").isNull()).isTrue();
+        assertThat(report().path("measured").path("instructions_problem").asText()).contains("printed something else");
+        assertThat(Files.readString(settings("envelope").xmlReport())).contains("type=\"instructions\"")
+                .contains("message=\"instructions: the counted run (under valgrind) printed something else");
+    }
+
+    private List<String> recordWarnings(List<String> command, int runs) {
+        List<String> warnings = new java.util.ArrayList<>();
+        EnvelopeGoal.record(EnvelopeGoal.recording(settings("record-envelope"))
+                .envelope(envelope).command(command).runs(runs).timeoutSeconds(5).slack(WIDE_CPU).force(true)
+                .instructionCounter(CounterMode.AUTO).build(), new GradeLog() {
+                    @Override
+                    public void info(String message) {}
+
+                    @Override
+                    public void warn(String message) {
+                        warnings.add(message);
+                    }
+
+                    @Override
+                    public void debug(String message) {}
+                });
+        return warnings;
+    }
+
+    @Test
+    void aKnownGoodProgramThatPrintsItsOwnTimingsIsRecordedWithoutAnInstructionCeiling() throws Exception {
+        for (int runs : new int[] {1, 3}) {
+            List<String> command = List.of(Fixtures.command("print_timing"), "2");
+            List<String> warnings = recordWarnings(command, runs);
+            assertThat(warnings).as("runs=" + runs).filteredOn(w -> w.contains("max_instructions")).singleElement().asString()
+                    .startsWith("no max_instructions recorded in " + envelope + ": ").contains("(under valgrind)")
+                    .contains("The other ceilings are recorded");
+            JsonNode file = JsonReports.MAPPER.readTree(envelope.toFile());
+            assertThat(file.has("max_instructions")).isFalse();
+            assertThat(file.has("instruction_counter")).isFalse();
+            assertThat(file.path("max_rss_kb").asLong()).isPositive();
+            assertThat(file.path("max_user_us").asLong()).isPositive();
+            assertThat(file.path("notes").asText()).contains("No max_instructions: the run counted by valgrind printed something else");
+            assertThat(grade(CounterMode.AUTO, command).failures()).as("the known-good program grades").isEmpty();
+        }
+    }
+
+    @Test
+    void aKnownGoodProgramThatSeesTheCounterIsRecordedWithoutAnInstructionCeiling() throws Exception {
+        List<String> command = List.of(Fixtures.command("redteam"), "counter-aware", "2");
+        assertThat(recordWarnings(command, 1)).filteredOn(w -> w.contains("max_instructions")).singleElement().asString()
+                .contains("printed something else than the graded runs");
+        assertThat(JsonReports.MAPPER.readTree(envelope.toFile()).has("max_instructions")).isFalse();
+    }
+
+    @Test
+    void theCountedRunsWallTimeIsReportedBesideTheNativeRuns() throws Exception {
+        record(CounterMode.VALGRIND, "2");
+        assertThat(grade(CounterMode.VALGRIND, "2").failures()).isEmpty();
+        JsonNode measured = report().path("measured");
+        assertThat(measured.path("counted_wall_ms").isIntegralNumber()).as(measured.toString()).isTrue();
+        assertThat(measured.path("counted_wall_ms").asLong()).as("Valgrind is slower than the native run")
+                .isGreaterThanOrEqualTo(report().path("runs").get(0).path("wall_ms").asLong());
     }
 
     @Test

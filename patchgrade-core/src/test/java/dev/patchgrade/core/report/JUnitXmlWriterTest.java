@@ -52,7 +52,7 @@ class JUnitXmlWriterTest {
         assertThat(root.getAttribute("time")).isEqualTo("1.500");
         Element failure = (Element) doc.getElementsByTagName("failure").item(0);
         assertThat(failure.getAttribute("type")).isEqualTo("stderr_sha256");
-        assertThat(failure.getAttribute("message")).as("the type is shown beside the message; no stutter").isEqualTo("aaa -> bbb");
+        assertThat(failure.getAttribute("message")).as("Jenkins shows the message, never the type").isEqualTo("stderr_sha256: aaa -> bbb");
         assertThat(failure.getTextContent()).isEqualTo("details\nmore");
         assertThat(doc.getElementsByTagName("system-err").item(0).getTextContent()).isEqualTo("WARN: rounding\n");
         assertThat(((Element) doc.getElementsByTagName("error").item(0)).getAttribute("type")).isEqualTo("case_set_drift");
@@ -66,15 +66,22 @@ class JUnitXmlWriterTest {
         Element root = parse(JUnitXmlWriter.render(suite)).getDocumentElement();
         assertThat(root.getAttribute("timestamp")).isEqualTo("2026-03-04T05:06:07");
         assertThat(root.getAttribute("hostname")).isEqualTo("agent-7");
-        assertThat(((Element) root.getElementsByTagName("failure").item(0)).getAttribute("message")).isEqualTo("measured 9 KB, ceiling 5 KB");
+        assertThat(((Element) root.getElementsByTagName("failure").item(0)).getAttribute("message")).isEqualTo("rss: measured 9 KB, ceiling 5 KB");
         assertThat(new TestSuiteReport("s", "c", 0, List.of()).hostname()).isNotBlank();
     }
 
     @Test
-    void aMessageThatMerelyStartsLikeAnotherTypeKeepsIt() {
-        assertThat(JUnitXmlWriter.withoutType("exit: 0 -> 1; stdout_sha256: a -> b", "exit")).isEqualTo("0 -> 1; stdout_sha256: a -> b");
-        assertThat(JUnitXmlWriter.withoutType("exit: 0 -> 1", "sanitizer")).isEqualTo("exit: 0 -> 1");
-        assertThat(JUnitXmlWriter.withoutType(null, "rss")).isEmpty();
+    void aMessageNamesItsTypeSinceJenkinsShowsOnlyTheMessage() {
+        assertThat(JUnitXmlWriter.naming("exit: 0 -> 1; stdout_sha256: a -> b", "exit")).isEqualTo("exit: 0 -> 1; stdout_sha256: a -> b");
+        assertThat(JUnitXmlWriter.naming("exit: 0 -> 1; stdout_sha256: a -> b", "stdout_sha256"))
+                .as("named among the fields, not only first").isEqualTo("exit: 0 -> 1; stdout_sha256: a -> b");
+        assertThat(JUnitXmlWriter.naming("exit: 0 -> 1", "sanitizer")).isEqualTo("sanitizer: exit: 0 -> 1");
+        assertThat(JUnitXmlWriter.naming("reference=<2> candidate=<1> golden=<2>", "candidate_regression"))
+                .isEqualTo("candidate_regression: reference=<2> candidate=<1> golden=<2>");
+        assertThat(JUnitXmlWriter.naming("added [x], removed []", "case_set_drift")).isEqualTo("case_set_drift: added [x], removed []");
+        assertThat(JUnitXmlWriter.naming("a user_cpu: figure", "user_cpu")).isEqualTo("user_cpu: a user_cpu: figure");
+        assertThat(JUnitXmlWriter.naming(null, "rss")).isEqualTo("rss");
+        assertThat(JUnitXmlWriter.naming("text", null)).isEqualTo("text");
     }
 
     @Test

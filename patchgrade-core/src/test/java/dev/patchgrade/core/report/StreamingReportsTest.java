@@ -41,7 +41,7 @@ class StreamingReportsTest {
         assertThat(suite.getAttribute("failures")).isEqualTo("1");
         assertThat(suite.getAttribute("errors")).isEqualTo("1");
         assertThat(doc.getElementsByTagName("testcase").getLength()).isEqualTo(3);
-        assertThat(((Element) doc.getElementsByTagName("failure").item(0)).getAttribute("message")).isEqualTo("0 -> 1");
+        assertThat(((Element) doc.getElementsByTagName("failure").item(0)).getAttribute("message")).isEqualTo("exit: 0 -> 1");
         JsonNode report = JsonReports.MAPPER.readTree(json.toFile());
         assertThat(report.path("goal").asText()).isEqualTo("digest");
         assertThat(report.path("graded").asLong()).isEqualTo(3);
