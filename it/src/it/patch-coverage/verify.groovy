@@ -42,7 +42,7 @@ assert xml.testcase[0].@name == 'src/main/c/calc.c'
 assert xml.testcase[0].@classname == 'patch-coverage.patchgrade.patch-coverage.cases-reach'
 // The second run (minimumPercent=100) wrote these reports: the file fails, naming the lines never run.
 assert xml.testcase[0].failure.@type == 'lines_not_run'
-assert xml.testcase[0].failure.@message.text() == "3 of 6 changed executable lines run (50%) < minimumPercent 100; never run: ${ranges(never)}"
+assert xml.testcase[0].failure.@message.text() == "lines_not_run: 3 of 6 changed executable lines run (50%) < minimumPercent 100; never run: ${ranges(never)}"
 assert json.verdict == 'fail'
 
 def page = new File(reports, 'index.html').text
