@@ -159,6 +159,32 @@ class RealProjectTest {
     }
 
     @Test
+    void goldFromCasesThatMostlyFailedIsRefusedWithTheirStderrAndKeptOnlyWithForce() throws Exception {
+        Files.writeString(dir.resolve("cases.jsonl"), String.join("\n",
+                "{\"id\":\"parse\",\"args\":[\"--stderr=Failed to create 'input' actual file\",\"--exit=2\"]}",
+                "{\"id\":\"quiet\",\"args\":[]}",
+                "{\"id\":\"ok\",\"args\":[\"fine\"]}",
+                "{\"id\":\"write\",\"args\":[\"--stderr=line one\",\"--stderr=Failed to write\",\"--exit=2\"]}", ""));
+        String probe = Fixtures.command("case_probe");
+        assertThatThrownBy(() -> DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, List.of(probe), 5, List.of(), false),
+                GradeLog.SILENT))
+                .isInstanceOf(PatchgradeException.class)
+                .hasMessage("3 of 4 case(s) did not run cleanly on the known-good command " + probe + " (a non-zero exit, a signal, a timeout, "
+                        + "or no output at all): parse (exit 2; stderr ends with:\n    Failed to create 'input' actual file); quiet (exit 0, "
+                        + "printed nothing on stdout or stderr); write (exit 2; stderr ends with:\n    line one\n    Failed to write).\n"
+                        + "A gold recorded from these runs expects exactly these failures, so a candidate that fails the same way passes. "
+                        + "Nothing was written. Fix the command or the cases (a hint above says when the sandbox refused a path), or, if these "
+                        + "outcomes are the known-good behaviour, record them with force=true: `run record-digest for execution lua with force=true`");
+        assertThat(dir.resolve("gold")).doesNotExist();
+
+        Captured forced = new Captured(false);
+        DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, List.of(probe), 5, List.of(), true), forced);
+        assertThat(forced.warnings).singleElement().asString().startsWith("3 of 4 case(s) did not run cleanly")
+                .endsWith("They were recorded because force=true is set: make sure these outcomes are the known-good behaviour");
+        assertThat(dir.resolve("gold/parse.json")).exists();
+    }
+
+    @Test
     void aMissingCaseDirectoryIsAnErrorNamingTheCase() throws Exception {
         Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"lost\",\"args\":[],\"cwd\":\"no/such\"}\n");
         assertThatThrownBy(() -> DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, List.of(Fixtures.command("case_probe")),
