@@ -16,6 +16,7 @@ import dev.patchgrade.core.report.BoundedTable;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.FirstDifference;
 import dev.patchgrade.core.report.JsonReports;
+import dev.patchgrade.core.report.StderrTail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -106,6 +107,7 @@ final class DigestReport implements RowReport<Row> {
         String details = what + "\ngold:      " + GoldFile.json(row.gold(), null, List.of())
                 + "\ncandidate: " + GoldFile.json(row.candidate(), null, List.of())
                 + "\nargs: " + row.testCase().args()
+                + StderrTail.side("candidate", launch.outcome(), launch.started() ? launch.stderr().excerpt() : null)
                 + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "")
                 + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log, settings.suggestions()) : "")
                 + "\nif the new behaviour is intended: " + settings.rerecord("record-digest")

@@ -113,7 +113,8 @@ class RealProjectTest {
                 .contains(stdoutLine).contains(stderrLine);
         assertThat(log.console()).contains(stdoutLine).contains(stderrLine).contains("stderr_sha256: e3b0c44298fc (empty) -> ");
         String xml = Files.readString(grading.xmlReport());
-        assertThat(xml).contains("stderr line 1: gold (empty stream) | candidate &lt;WARN: rounding late&gt;");
+        assertThat(xml).contains("stderr line 1: gold (empty stream) | candidate &lt;WARN: rounding late&gt;")
+                .contains("\ncandidate: exit 0; stderr ends with:\n    WARN: rounding late\n");
         JsonNode report = json(grading.jsonReport());
         assertThat(report.at("/cases/0/first_difference/0/line").asInt()).isEqualTo(2);
         assertThat(report.at("/cases/0/first_difference/0/gold").asText()).isEqualTo("x".repeat(120));
@@ -247,7 +248,14 @@ class RealProjectTest {
         String shownCandidate = shownGold.replace("0x5f3a>", "0x5f3b>");
         assertThat(result.failures()).containsExactly(
                 "summary: candidate_regression (reference=" + shownGold + " candidate=" + shownCandidate + " golden=" + shownGold + ")",
-                "unexpected-exit: nonzero_exit (reference exit 2, candidate exit 2)");
+                "unexpected-exit: nonzero_exit (reference exit 2, candidate exit 2; reference stderr: usage: lua [options]; "
+                        + "candidate stderr: usage: lua [options])");
+        String xml = Files.readString(settings.xmlReport());
+        assertThat(xml).contains("message=\"nonzero_exit: reference exit 2, candidate exit 2; reference stderr: usage: lua [options]; candidate stderr: "
+                + "usage: lua [options]\"")
+                .contains("args: [--exit=2, --stderr=usage: lua [options]]\nreference: exit 2; stderr ends with:\n    usage: lua [options]\n"
+                        + "candidate: exit 2; stderr ends with:\n    usage: lua [options]\n")
+                .contains("candidate: exit 0; stderr was empty\n");
         assertThat(log.console()).contains("summary  ").contains("candidate=" + shownCandidate).doesNotContain("usage-error  pass_all_agree")
                 .contains("1 more row(s) not listed; list every row with verbose=true");
         assertThat(log.info).anyMatch(l -> l.matches("pass_all_agree +1"));
