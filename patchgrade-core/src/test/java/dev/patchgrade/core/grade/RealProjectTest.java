@@ -262,6 +262,51 @@ class RealProjectTest {
         assertThat(Files.readString(settings.reportsDirectory().resolve("index.html"))).contains("0x5f3b");
     }
 
+    private GoalResult threeColumn(GoalSettings settings, List<String> reference, List<String> candidate, String comparison) {
+        return ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings)
+                .cases(dir.resolve("tests/rows.jsonl"))
+                .reference(reference)
+                .candidate(candidate)
+                .referenceDigest(dir.resolve("reference.sha256"))
+                .comparison(Comparison.parse(comparison))
+                .timeoutSeconds(5)
+                .parallel(2)
+                .build(), GradeLog.SILENT);
+    }
+
+    @Test
+    void aGoldenFileIsReadAsBytesBesideTheCasesFileAndHiddenFromBothPrograms() throws Exception {
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+        Files.createDirectories(dir.resolve("tests/expected"));
+        Files.write(dir.resolve("tests/expected/crlf.out"), "arg=a\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Files.writeString(dir.resolve("tests/expected/plain.out"), "arg=b\n");
+        Files.writeString(dir.resolve("tests/expected/peek.out"), "arg=" + dir.resolve("tests/expected/peek.out") + "\n");
+        Files.writeString(dir.resolve("tests/rows.jsonl"), String.join("\n",
+                "{\"id\":\"crlf\",\"args\":[\"a\"],\"golden_file\":\"expected/crlf.out\"}",
+                "{\"id\":\"plain\",\"args\":[\"b\"],\"golden_file\":\"expected/plain.out\"}",
+                "{\"id\":\"peek\",\"args\":[\"" + dir.resolve("tests/expected/peek.out") + "\"],\"golden_file\":\"expected/peek.out\"}", ""));
+        String probe = Fixtures.command("case_probe");
+        GoalSettings settings = settings("three-column", dir, Map.of());
+        ThreeColumnGoal.freeze(settings, List.of(probe), dir.resolve("reference.sha256"), false, GradeLog.SILENT);
+
+        GoalResult result = threeColumn(settings, List.of(probe), List.of(probe), "exact");
+        // The CR is the golden's own byte: the program prints LF only, so the row is golden rot, not a pass.
+        assertThat(result.failures()).singleElement().asString().startsWith("crlf: golden_rot");
+        // A candidate that prints the golden file it is handed cannot read it: it is hidden, as the cases file is.
+        Files.writeString(dir.resolve("tests/rows.jsonl"), "{\"id\":\"peek\",\"args\":[\"" + dir.resolve("tests/expected/peek.out")
+                + "\"],\"golden_file\":\"expected/peek.out\"}\n");
+        assertThat(threeColumn(settings, List.of(probe), List.of("/bin/cat"), "exact").failures()).singleElement().asString()
+                .startsWith("peek: nonzero_exit (reference exit 0, candidate exit 1; candidate stderr: /bin/cat: " + dir.resolve("tests/expected/peek.out"));
+
+        Files.writeString(dir.resolve("tests/rows.jsonl"), "{\"id\":\"lost\",\"args\":[\"a\"],\"golden_file\":\"expected/none.out\"}\n");
+        assertThat(threeColumn(settings, List.of(probe), List.of(probe), "exact").error()).hasMessage(dir.resolve("tests/rows.jsonl")
+                + ":1: key \"golden_file\" is \"expected/none.out\", but " + dir.resolve("tests/expected/none.out") + " does not exist; create it, "
+                + "or fix \"golden_file\" (it is relative to the cases file's directory, " + dir.resolve("tests/expected") + ")");
+        Files.writeString(dir.resolve("tests/rows.jsonl"), "{\"id\":\"both\",\"args\":[\"a\"],\"golden\":\"arg=a\",\"golden_file\":\"expected/plain.out\"}\n");
+        assertThat(threeColumn(settings, List.of(probe), List.of(probe), "exact").error()).hasMessageEndingWith(
+                ":1: gives both \"golden\" and \"golden_file\"; keep one, since only one expected stdout can count");
+    }
+
     @Test
     void emptyArgumentsAndEnvironmentValuesAreErrorsNamingTheParameter() {
         assertThatThrownBy(() -> GoalSettings.command("command", java.util.Arrays.asList("target/lua", null)))
