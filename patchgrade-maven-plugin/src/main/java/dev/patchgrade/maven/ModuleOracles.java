@@ -74,6 +74,14 @@ final class ModuleOracles {
                 add(value, base, oracles);
             }
         }
+        // A three-column cases file's golden_files are goldens as much as the inline ones.
+        for (Path cases : List.copyOf(oracles)) {
+            try {
+                oracles.addAll(dev.patchgrade.core.cases.CasesFile.goldenFiles(cases));
+            } catch (RuntimeException e) {
+                // an unreadable cases file is the error of the goal that reads it
+            }
+        }
         oracles.addAll(copiedAsResources(project, oracles));
         return new ArrayList<>(oracles);
     }

@@ -6,6 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.TimeoutRange;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -18,7 +24,8 @@ import java.util.Set;
 final class CaseLine {
     private static final ObjectMapper JSON = new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
     private static final Set<String> DIGEST_KEYS = Set.of("id", "args", "stdin", "timeout_s", "cwd", "env");
-    private static final Set<String> THREE_COLUMN_KEYS = Set.of("id", "args", "stdin", "timeout_s", "cwd", "env", "golden", "expect_exit");
+    private static final Set<String> THREE_COLUMN_KEYS = Set.of("id", "args", "stdin", "timeout_s", "cwd", "env", "golden", "golden_file",
+            "expect_exit");
 
     private CaseLine() {}
 
@@ -71,8 +78,16 @@ final class CaseLine {
         }
         String stdin = optionalText(file, number, node, "stdin");
         String golden = optionalText(file, number, node, "golden");
+        String goldenFile = optionalText(file, number, node, "golden_file");
+        if (golden != null && goldenFile != null) {
+            throw new CasesFormatException(file, number, "gives both \"golden\" and \"golden_file\"; keep one, since only one expected stdout can count");
+        }
+        if (goldenFile != null) {
+            golden = goldenFromFile(file, number, goldenFile);
+        }
         if (goldenRequired && golden == null) {
-            throw new CasesFormatException(file, number, "key \"golden\" is missing; the three-column grade needs the expected stdout of every case");
+            throw new CasesFormatException(file, number, "key \"golden\" is missing; the three-column grade needs the expected stdout of every case "
+                    + "(inline as \"golden\", or as a file named by \"golden_file\")");
         }
         return new Case(id.asText(), arguments, stdin, golden, number, timeout(file, number, node.get("timeout_s")),
                 cwd(file, number, node), env(file, number, node.get("env")), expectExit(file, number, node.get("expect_exit")));
@@ -145,6 +160,35 @@ final class CaseLine {
                     + "); give the status both binaries are expected to exit with");
         }
         return value.asInt();
+    }
+
+    /** Where a case's {@code golden_file} is: relative to the directory of the cases file, which travels with it. */
+    static Path goldenPath(Path casesFile, String goldenFile) {
+        Path directory = casesFile.toAbsolutePath().getParent();
+        return (directory == null ? Path.of(goldenFile) : directory.resolve(goldenFile)).normalize();
+    }
+
+    /** The file's bytes, as they are: every byte is compared (a CR stays a CR). */
+    private static String goldenFromFile(Path file, int line, String goldenFile) {
+        if (goldenFile.isEmpty() || goldenFile.indexOf('\0') >= 0) {
+            throw new CasesFormatException(file, line, "key \"golden_file\" must name a file, relative to the cases file's directory");
+        }
+        Path path = goldenPath(file, goldenFile);
+        if (!Files.isRegularFile(path)) {
+            throw new CasesFormatException(file, line, "key \"golden_file\" is \"" + CasesFile.printable(goldenFile) + "\", but " + path
+                    + (Files.exists(path) ? " is not a file" : " does not exist") + "; create it, or fix \"golden_file\" (it is relative to the "
+                    + "cases file's directory, " + path.getParent() + ")");
+        }
+        try {
+            byte[] bytes = Files.readAllBytes(path);
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(bytes)).toString();
+        } catch (CharacterCodingException e) {
+            throw new CasesFormatException(file, line, "key \"golden_file\": " + path + " is not UTF-8 text; the three-column grade compares "
+                    + "text output, so give it as UTF-8");
+        } catch (IOException e) {
+            throw new CasesFormatException(file, line, "key \"golden_file\": " + path + " cannot be read (" + e.getMessage() + ")");
+        }
     }
 
     private static String optionalText(Path file, int line, JsonNode node, String key) {

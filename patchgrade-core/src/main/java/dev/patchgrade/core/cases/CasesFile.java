@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.NoSuchFileException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -112,13 +113,46 @@ public final class CasesFile {
             for (String line = lines.next(); line != null; line = lines.next()) {
                 if (!line.isBlank()) {
                     com.fasterxml.jackson.databind.JsonNode node = new com.fasterxml.jackson.databind.ObjectMapper().readTree(line.strip());
-                    return node != null && node.isObject() && node.has("golden");
+                    return node != null && node.isObject() && (node.has("golden") || node.has("golden_file"));
                 }
             }
         } catch (IOException | RuntimeException e) {
             return false;
         }
         return false;
+    }
+
+    /**
+     * The existing files a JSON Lines cases file names as {@code golden_file}: oracles as much as the cases file,
+     * hidden from every run and checked unchanged after it. A line that does not parse is left to the grade to report.
+     */
+    public static List<Path> goldenFiles(Path file) {
+        if (file == null || !jsonLines(file) || !Files.isRegularFile(file)) {
+            return List.of();
+        }
+        java.util.Set<Path> files = new java.util.LinkedHashSet<>();
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        try (LineReader lines = LineReader.open(file)) {
+            for (String line = lines.next(); line != null; line = lines.next()) {
+                if (!line.contains("golden_file")) {
+                    continue;
+                }
+                try {
+                    com.fasterxml.jackson.databind.JsonNode name = json.readTree(line.strip()).get("golden_file");
+                    if (name != null && name.isTextual() && !name.asText().isEmpty() && name.asText().indexOf('\0') < 0) {
+                        Path path = CaseLine.goldenPath(file, name.asText());
+                        if (Files.isRegularFile(path)) {
+                            files.add(path);
+                        }
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // the grade reports the line
+                }
+            }
+        } catch (IOException e) {
+            throw unreadable(file, e);
+        }
+        return List.copyOf(files);
     }
 
     static boolean jsonLines(Path file) {

@@ -35,6 +35,7 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     private final Options options;
     private final ThreeColumnReport report;
     private ReferenceHome referenceFiles;
+    private List<Path> goldenFiles;
     private Launcher referenceLauncher;
     private Launcher candidateLauncher;
 
@@ -64,8 +65,17 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     @Override
     protected List<Path> oracles() {
         List<Path> oracles = new ArrayList<>(List.of(options.run().cases(), options.referenceDigest()));
+        oracles.addAll(goldenFiles());
         oracles.addAll(referenceFiles.frozen());
         return oracles;
+    }
+
+    /** The cases' {@code golden_file}s, hidden from both programs as the cases file is; read once. */
+    private List<Path> goldenFiles() {
+        if (goldenFiles == null) {
+            goldenFiles = CasesFile.goldenFiles(options.run().cases());
+        }
+        return goldenFiles;
     }
 
     @Override
@@ -134,7 +144,8 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
 
     @Override
     protected AutoCloseable openLaunchers(GradeLog log) {
-        List<Path> oracles = List.of(options.run().cases(), options.referenceDigest());
+        List<Path> oracles = new ArrayList<>(List.of(options.run().cases(), options.referenceDigest()));
+        oracles.addAll(goldenFiles());
         java.util.function.Supplier<Iterable<Case>> cases = () -> CasesFile.open(options.run().cases(), true, dev.patchgrade.core.cases.Shard.ALL);
         // The candidate must not run the reference and print its answers: the reference's home is hidden from it.
         List<Path> candidateBinary = settings.executablesOf(options.candidate());

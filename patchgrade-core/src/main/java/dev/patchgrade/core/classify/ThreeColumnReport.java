@@ -15,6 +15,7 @@ import dev.patchgrade.core.report.BoundedTable;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.FeedbackFile;
+import dev.patchgrade.core.report.StderrTail;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -91,6 +92,8 @@ final class ThreeColumnReport implements RowReport<Row> {
         }
         String details = row.pattern().wireName() + ": " + row.pattern().advice() + "\ncomparison: " + options.comparison()
                 + "\nargs: " + row.testCase().args()
+                + StderrTail.side("reference", row.reference().outcome(), row.reference().stderr().excerpt())
+                + StderrTail.side("candidate", row.candidate().outcome(), row.candidate().stderr().excerpt())
                 + ThreeColumnText.differingLine(row)
                 + "\nreference (" + row.reference().outcome() + "):\n" + row.reference().stdout().excerpt()
                 + "\ncandidate (" + row.candidate().outcome() + "):\n" + row.candidate().stdout().excerpt()

@@ -1,7 +1,9 @@
 package dev.patchgrade.core.classify;
 
 import dev.patchgrade.core.classify.ThreeColumnGrading.Row;
+import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.report.FirstDifference;
+import dev.patchgrade.core.report.StderrTail;
 import java.util.List;
 import java.util.Objects;
 
@@ -13,14 +15,23 @@ final class ThreeColumnText {
 
     static String message(Row row) {
         if (row.pattern() == DriftPattern.TIMEOUT || row.pattern() == DriftPattern.NONZERO_EXIT) {
+            int expected = row.testCase().expectExit();
             return "reference " + row.reference().outcome() + ", candidate " + row.candidate().outcome()
-                    + (row.testCase().expectExit() == 0 ? "" : " (expected exit " + row.testCase().expectExit() + ")");
+                    + (expected == 0 ? "" : " (expected exit " + expected + ")")
+                    + said("reference", row.reference(), expected) + said("candidate", row.candidate(), expected);
         }
         String reference = row.reference().stdout().excerpt().strip();
         String candidate = row.candidate().stdout().excerpt().strip();
         String golden = row.testCase().golden().strip();
         int at = firstDifference(reference, candidate, golden);
         return "reference=" + quote(reference, at) + " candidate=" + quote(candidate, at) + " golden=" + quote(golden, at);
+    }
+
+    /** What a program that did not exit as expected last said on stderr: the loader's or the runtime's reason, on the console. */
+    static String said(String name, LaunchResult run, int expectedExit) {
+        boolean clean = run.started() && !run.timedOut() && run.exitCode() != null && run.exitCode() == expectedExit;
+        String last = clean || !run.started() ? null : StderrTail.lastLine(run.stderr().excerpt());
+        return last == null ? "" : "; " + name + " stderr: " + last;
     }
 
     static String differingLine(Row row) {

@@ -23,6 +23,7 @@ import dev.patchgrade.core.report.ConsoleText;
 import dev.patchgrade.core.report.FeedbackFile;
 import dev.patchgrade.core.report.FirstDifference;
 import dev.patchgrade.core.report.JsonReports;
+import dev.patchgrade.core.report.StderrTail;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -138,6 +139,8 @@ final class DifferentialReport implements RowReport<Row> {
                     .append(" (").append(shrunk.runPairs()).append(" run pair(s) of shrinking").append(shrunk.budgetSpent()
                             ? ", stopped at the budget of " + options.shrinkBudget() : "").append(')');
         }
+        details.append(StderrTail.side("reference", reference.outcome(), reference.stderr().excerpt()))
+                .append(StderrTail.side("candidate", candidate.outcome(), candidate.stderr().excerpt()));
         String line = firstDifferingLine(reference.stdout().excerpt(), candidate.stdout().excerpt());
         details.append(line == null ? "" : "\n" + line)
                 .append("\nreference (").append(reference.outcome()).append("):\n").append(reference.stdout().excerpt())
@@ -163,13 +166,20 @@ final class DifferentialReport implements RowReport<Row> {
         return row.shrunk() == null ? row.candidate() : row.shrunk().candidate();
     }
 
+    /** What a program that did not exit 0 last said on stderr, for the one-line message. */
+    private static String said(String name, LaunchResult run) {
+        String last = run.exitedZero() || !run.started() ? null : StderrTail.lastLine(run.stderr().excerpt());
+        return last == null ? "" : "; " + name + " stderr: " + last;
+    }
+
     /** One line with the numbers: both sides where they part, on the input shown, and what shrinking made of it. */
     static String message(Row row) {
         LaunchResult reference = shownReference(row);
         LaunchResult candidate = shownCandidate(row);
         String sides;
         if (row.pattern() == DifferentialPattern.TIMEOUT || !reference.outcome().equals(candidate.outcome())) {
-            sides = "reference " + reference.outcome() + ", candidate " + candidate.outcome();
+            sides = "reference " + reference.outcome() + ", candidate " + candidate.outcome() + said("reference", reference)
+                    + said("candidate", candidate);
         } else {
             String r = reference.stdout().excerpt().strip();
             String c = candidate.stdout().excerpt().strip();

@@ -44,9 +44,28 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
      * and the first differing line of each drifting stream whose gold keeps an excerpt.
      */
     record Row(Case testCase, DigestTuple gold, DigestTuple candidate, List<DigestTuple.Drift> drifts, int reruns, LaunchResult launch,
-            List<FirstDifference.Line> lines) {
+            List<FirstDifference.Line> lines, String finding) {
         boolean failed() {
             return !drifts.isEmpty();
+        }
+
+        /** The candidate reported a sanitizer error the gold does not have: a bug to fix, not a behaviour to record. */
+        boolean sanitizerFinding() {
+            return finding != null;
+        }
+
+        /** The differing lines as the message and the console show them: a sanitizer's finding in place of its stderr banner. */
+        List<String> shownLines() {
+            List<String> shown = new ArrayList<>();
+            for (FirstDifference.Line line : lines) {
+                if (finding == null || !line.stream().equals("stderr")) {
+                    shown.add(line.describe());
+                }
+            }
+            if (finding != null) {
+                shown.add(finding);
+            }
+            return shown;
         }
 
         /** The most severe of the row's drifts, whatever order they were found in; {@code null} when it passed. */
@@ -242,8 +261,11 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
             drifts = withCap;
         }
         List<FirstDifference.Line> lines = firstDifferences(c, drifts, launch);
+        SanitizerClass found = measured.tuple().sanitizer();
+        String finding = (found == SanitizerClass.ASAN || found == SanitizerClass.UBSAN) && launch.started()
+                && drifts.stream().anyMatch(d -> d.field() == DriftField.SANITIZER) ? SanitizerFinding.of(launch.stderr().file()) : null;
         launch = !drifts.isEmpty() || options.run().keepAll() ? launch.keepOutputAs(DigestRun.streamPrefix(settings, c)) : launch.released();
-        return new Row(c, goldTuple, measured.tuple(), drifts, reruns, launch, lines);
+        return new Row(c, goldTuple, measured.tuple(), drifts, reruns, launch, lines, finding);
     }
 
     private List<FirstDifference.Line> firstDifferences(Case c, List<DigestTuple.Drift> drifts, LaunchResult launch) {

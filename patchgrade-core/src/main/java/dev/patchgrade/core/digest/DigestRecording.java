@@ -18,6 +18,7 @@ import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.report.ConsoleTable;
+import dev.patchgrade.core.report.StderrTail;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -56,6 +57,7 @@ final class DigestRecording {
                         summary::add, log);
             }
             warnUnclean(summary, log);
+            refuseBroken(options, summary, log);
             warnProjectPath(options, basedir, summary, log);
             if (!writer.commit(options.run().force())) {
                 throw RecordingTarget.appeared(options.settings(), options.gold(), "record-digest", INTENDED);
@@ -77,8 +79,13 @@ final class DigestRecording {
         return new DigestGoal.Recorded(summary.count, List.copyOf(summary.first));
     }
 
-    /** What the summary needs of one recorded case, once its gold file is written and its streams are no longer read. */
-    private record Written(DigestTuple tuple, boolean namesProject) {}
+    /**
+     * What the summary needs of one recorded case, once its gold file is written and its streams are no longer read.
+     *
+     * @param broken how the run ended and the end of its stderr, where it did not run cleanly (a non-zero exit, a
+     *     signal, a timeout, no output at all), else {@code null}
+     */
+    private record Written(DigestTuple tuple, boolean namesProject, String broken) {}
 
     /**
      * In the worker: the case's excerpts and project-path check, read from the streams the launcher holds (then let
@@ -95,21 +102,42 @@ final class DigestRecording {
             boolean namesProject = launch.started()
                     && (normalizer.contains(launch.stdout().file(), basedir) || normalizer.contains(launch.stderr().file(), basedir));
             writer.write(run.tuple(), excerpts);
-            return new Written(run.tuple(), namesProject);
+            return new Written(run.tuple(), namesProject, broken(launch, options));
         } finally {
             launch.released();
         }
     }
 
+    /** A run that locks in nothing a team wants: it failed, or it printed nothing at all. Its stderr's end says why. */
+    private static String broken(LaunchResult launch, Options options) {
+        boolean silent = launch.started() && !launch.timedOut() && launch.stdout().bytes() == 0 && launch.stderr().bytes() == 0;
+        if (launch.exitedZero() && !silent) {
+            return null;
+        }
+        if (!launch.started()) {
+            return launch.outcome();
+        }
+        String stderr = launch.stderr().excerpt();
+        StringBuilder text = new StringBuilder(launch.outcome()).append(silent ? ", printed nothing on stdout or stderr" : StderrTail.of(stderr));
+        for (String hint : options.settings().facts().hints(stderr, options.settings().suggestions())) {
+            text.append("\n    hint: ").append(hint);
+        }
+        return text.toString();
+    }
+
     /** The recorded cases as the summary shows them: counted, the first rows of the table, and the first few of each warning. */
     private static final class Summary {
         private static final int LISTED = 20;
+        /** Each comes with the end of its stderr: a few say what went wrong, more bury it. */
+        private static final int BROKEN_LISTED = 3;
         private long count;
         private final List<DigestTuple> first = new ArrayList<>();
         private final List<String> unclean = new ArrayList<>();
         private long uncleanCount;
         private final List<String> naming = new ArrayList<>();
         private long namingCount;
+        private final List<String> broken = new ArrayList<>();
+        private long brokenCount;
 
         void add(Written written) {
             DigestTuple t = written.tuple();
@@ -123,6 +151,9 @@ final class DigestRecording {
             if (written.namesProject() && namingCount++ < LISTED) {
                 naming.add(CasesFile.printable(t.caseId()));
             }
+            if (written.broken() != null && brokenCount++ < BROKEN_LISTED) {
+                broken.add(CasesFile.printable(t.caseId()) + " (" + written.broken() + ")");
+            }
         }
     }
 
@@ -134,6 +165,31 @@ final class DigestRecording {
                     + ". The gold now expects exactly these outcomes: make sure the known-good build really behaves this way (a sanitizer "
                     + "report in a known-good build is usually a bug to fix, or a case to drop, before recording)");
         }
+    }
+
+    /**
+     * Gold recorded from runs that mostly failed locks in the failure, and every later grade of a broken candidate
+     * passes. Most cases failing on the known-good build is nearly always the setup (a sandbox that refuses a write,
+     * a library the program cannot load), so it stops the recording unless {@code force} says the outcomes are meant.
+     */
+    private static void refuseBroken(Options options, Summary summary, GradeLog log) {
+        if (summary.brokenCount * 2 <= summary.count) {
+            return;
+        }
+        GoalSettings settings = options.settings();
+        String what = summary.brokenCount + " of " + summary.count + " case(s) did not run cleanly on the known-good command "
+                + String.join(" ", options.command()) + " (a non-zero exit, a signal, a timeout, or no output at all): "
+                + String.join("; ", summary.broken) + (summary.brokenCount > summary.broken.size() ? "; and " + (summary.brokenCount
+                        - summary.broken.size()) + " more" : "") + ".\nA gold recorded from these runs expects exactly these failures, so a "
+                + "candidate that fails the same way passes.";
+        if (options.run().force()) {
+            log.warn(what + " They were recorded because " + settings.suggestions().configured(Setting.FORCE.is("true")) + " is set: make sure "
+                    + "these outcomes are the known-good behaviour");
+            return;
+        }
+        throw new PatchgradeException(ErrorName.BASELINE_FAILED, what + " Nothing was written. Fix the command or the cases (a hint "
+                + "above says when the sandbox refused a path), or, if these outcomes are the known-good behaviour, record them with "
+                + settings.suggestions().configured(Setting.FORCE.is("true")) + ": `" + settings.rerecord("record-digest") + "`");
     }
 
     /** Output that names the checkout drifts when the checkout moves: say so while the gold is being made. */

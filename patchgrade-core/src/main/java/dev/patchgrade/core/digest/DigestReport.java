@@ -16,6 +16,7 @@ import dev.patchgrade.core.report.BoundedTable;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.FirstDifference;
 import dev.patchgrade.core.report.JsonReports;
+import dev.patchgrade.core.report.StderrTail;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -42,6 +43,7 @@ final class DigestReport implements RowReport<Row> {
     private TimeBasis timeBasis;
     private long graded;
     private long failed;
+    private long findings;
     private DriftField worst;
     private GradeLog log = GradeLog.SILENT;
 
@@ -102,14 +104,17 @@ final class DigestReport implements RowReport<Row> {
         }
         StringBuilder what = new StringBuilder();
         row.drifts().forEach(d -> what.append(d.describe()).append('\n'));
-        row.lines().forEach(l -> what.append(l.describe()).append('\n'));
+        row.shownLines().forEach(l -> what.append(l).append('\n'));
         String details = what + "\ngold:      " + GoldFile.json(row.gold(), null, List.of())
                 + "\ncandidate: " + GoldFile.json(row.candidate(), null, List.of())
                 + "\nargs: " + row.testCase().args()
+                + (row.sanitizerFinding() ? "\ncandidate: " + launch.outcome() + "; its stderr is the sanitizer's report, summed up above"
+                        : StderrTail.side("candidate", launch.outcome(), launch.started() ? launch.stderr().excerpt() : null))
                 + (launch.started() ? "\nfull streams: " + launch.stdout().file() + " and " + launch.stderr().file() : "")
                 + (launch.started() ? settings.facts().hintText(launch.stderr().excerpt(), log, settings.suggestions()) : "")
-                + "\nif the new behaviour is intended: " + settings.rerecord("record-digest")
-                + ", and commit the gold with the change\n";
+                + (row.sanitizerFinding() ? "\nthe candidate's sanitizer build reported an error the gold does not have (a memory or "
+                        + "undefined-behaviour bug): fix the candidate; re-recording the gold would lock the bug in\n"
+                        : "\nif the new behaviour is intended: " + settings.rerecord("record-digest") + ", and commit the gold with the change\n");
         return CaseOutcome.failed(row.testCase().id(), seconds, row.worst().wireName(), message(row), details, out, err).keeping(kept);
     }
 
@@ -130,6 +135,9 @@ final class DigestReport implements RowReport<Row> {
         if (row.failed()) {
             failed++;
             worst = DriftField.worse(worst, row.worst());
+            if (row.sanitizerFinding()) {
+                findings++;
+            }
             if (failureLines.size() < GoalResult.LINES_KEPT) {
                 failureLines.add(CasesFile.printable(row.testCase().id()) + ": " + message(row));
             }
@@ -142,7 +150,7 @@ final class DigestReport implements RowReport<Row> {
             String drift = row.drifts().stream().map(DigestTuple.Drift::describe).reduce((a, b) -> a + "; " + b).orElse("")
                     .replaceAll("\\b([0-9a-f]{12})[0-9a-f]{52}\\b", "$1");
             table().row(CasesFile.printable(row.testCase().id()), row.failed() ? "FAIL" : "pass", drift);
-            row.lines().forEach(line -> table().continuation("", "", line.describe()));
+            row.shownLines().forEach(line -> table().continuation("", "", line));
         }
     }
 
@@ -194,9 +202,14 @@ final class DigestReport implements RowReport<Row> {
                     + TABLE_ROWS : "") + "; list every case with " + settings.suggestions().once(Setting.VERBOSE.is("true")) + ")");
         }
         log.info("outcome: " + (failed == 0 ? "PASS, every channel matched" : "FAIL, " + failed + " of " + graded + " case(s) drifted"));
-        if (failed > 0) {
+        if (findings > 0) {
+            log.info(findings + " case(s) failed on a sanitizer report the gold does not have: a bug in the candidate to fix, which "
+                    + "re-recording would lock in");
+        }
+        if (failed > findings) {
             log.info("if the new behaviour is intended, re-record the gold on the known-good build with `"
-                    + settings.rerecord("record-digest") + "` and commit it with the change");
+                    + settings.rerecord("record-digest") + "` and commit it with the change"
+                    + (findings > 0 ? " (not for the sanitizer findings)" : ""));
         }
     }
 
@@ -213,8 +226,8 @@ final class DigestReport implements RowReport<Row> {
         if (row.reruns() > 0 && row.drifts().stream().anyMatch(d -> d.field() == DriftField.TIME_BUCKET)) {
             message.append(" (stayed shifted over ").append(row.reruns()).append(" rerun").append(row.reruns() == 1 ? "" : "s").append(')');
         }
-        for (FirstDifference.Line line : row.lines()) {
-            message.append("; ").append(line.describe());
+        for (String line : row.shownLines()) {
+            message.append("; ").append(line);
         }
         return message.toString();
     }

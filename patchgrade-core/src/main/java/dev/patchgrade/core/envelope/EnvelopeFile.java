@@ -36,7 +36,7 @@ public final class EnvelopeFile {
     /** The recording command where the caller does not know its execution. */
     private static final String RECORD = Suggestions.PLAIN.rerun("record-envelope", Suggestions.SOME_EXECUTION);
     private static final Set<String> OTHER_KEYS = Set.of("cmd", "timeout_s", "notes", "host", "toolchain", "measured", "slack",
-            "instruction_counter");
+            "spread", "instruction_counter");
 
     private EnvelopeFile() {}
 
@@ -234,6 +234,18 @@ public final class EnvelopeFile {
                     one.put(ceiling.measuredKey(), value);
                 }
             }
+        }
+        Map<Ceiling, Spread> spreads = Spread.of(recording.runs());
+        if (!spreads.isEmpty()) {
+            // How much each figure varied between the runs: what the slack has to absorb, so that a reader can judge it.
+            ObjectNode spread = root.putObject("spread");
+            spread.put("runs", recording.runs().size());
+            spreads.forEach((ceiling, s) -> {
+                ObjectNode one = spread.putObject(ceiling.measuredKey());
+                one.put("min", s.min());
+                one.put("max", s.max());
+                one.put("percent", Math.round(s.percent() * 100) / 100.0);
+            });
         }
         ObjectNode slack = root.putObject("slack");
         slack.put("rss_percent", recording.slack().rssPercent());

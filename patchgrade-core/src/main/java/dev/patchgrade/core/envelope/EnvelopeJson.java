@@ -23,9 +23,10 @@ import java.util.function.Function;
 final class EnvelopeJson {
     private EnvelopeJson() {}
 
-    @JsonPropertyOrder({"mode", "goal", "execution", "verdict", "reasons", "command", "measured", "ceilings", "figures", "timeout_s", "runs",
+    @JsonPropertyOrder({"mode", "goal", "execution", "verdict", "worst", "shard", "reasons", "command", "measured", "ceilings", "figures", "timeout_s", "runs",
             "host_differences", "envelope", "sandbox"})
-    record Head(String mode, String goal, String execution, String verdict, List<String> reasons, List<String> command, Measured measured,
+    record Head(String mode, String goal, String execution, String verdict, String worst, String shard, List<String> reasons, List<String> command,
+            Measured measured,
             PerCeiling ceilings, List<Figure> figures, @JsonProperty("timeout_s") double timeoutSeconds, List<Run> runs,
             @JsonProperty("host_differences") @JsonInclude(JsonInclude.Include.NON_EMPTY) List<String> hostDifferences, String envelope,
             Map<String, Object> sandbox) {}

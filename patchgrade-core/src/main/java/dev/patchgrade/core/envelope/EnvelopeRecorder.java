@@ -120,6 +120,12 @@ final class EnvelopeRecorder {
         if (count != null && count.measured() && EnvelopeGoal.costly(count, runs)) {
             log.warn(EnvelopeGoal.costWarning(settings, count, runs, true));
         }
+        List<String> advice = Spread.advice(recording, settings.suggestions());
+        advice.forEach(log::info);
+        if (runs.size() == 1) {
+            log.info("one baseline run: the envelope records no spread; record with " + settings.suggestions().once(Setting.RUNS.is("5"))
+                    + " to see how much the figures vary, and choose the slack from it");
+        }
         log.info(String.format(Locale.ROOT, "timeout_s = %d s: the larger of %s (%d s) and 10x the slowest run (%.3f s), rounded up"
                 + " to whole seconds, so that a loaded machine does not turn a good run into a timeout", timeout,
                 options.settings().suggestions().setting(Setting.TIMEOUT), options.run().timeoutSeconds(), slowest / 1000.0));

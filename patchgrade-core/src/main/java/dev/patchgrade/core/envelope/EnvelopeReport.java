@@ -48,16 +48,20 @@ final class EnvelopeReport {
         EnvelopeRun first = verdict.runs().get(0);
         String details = detailText(verdict, envelope, settings) + (verdict.accepted() ? "" : settings.facts().hintText(first.stderrExcerpt(), log,
                 settings.suggestions()));
+        // Named by the execution, which stays the same in every workspace; an absolute command does not.
+        String name = settings.executionId();
+        String commandLine = "command: " + caseName + "\n";
         CaseOutcome test = verdict.accepted()
-                ? CaseOutcome.passed(caseName, seconds, first.stdoutExcerpt(), first.stderrExcerpt())
-                : CaseOutcome.failed(caseName, seconds, verdict.reasons().get(0), failureMessage(verdict, envelope), details,
+                ? CaseOutcome.passed(name, seconds, commandLine + first.stdoutExcerpt(), first.stderrExcerpt())
+                : CaseOutcome.failed(name, seconds, verdict.reasons().get(0), failureMessage(verdict, envelope), commandLine + details,
                         first.stdoutExcerpt(), first.stderrExcerpt());
         Map<Ceiling, Long> ceilings = new EnumMap<>(Ceiling.class);
         ceilings.putAll(envelope.ceilings());
         List<EnvelopeJson.Figure> figures = new ArrayList<>();
         verdict.graded().forEach((ceiling, measured) -> figures.add(new EnvelopeJson.Figure(ceiling.key(), ceiling.unit(), measured,
                 envelope.ceilings().get(ceiling))));
-        EnvelopeJson.Head json = new EnvelopeJson.Head("grade", "envelope", settings.executionId(), verdict.verdict(), verdict.reasons(), command,
+        EnvelopeJson.Head json = new EnvelopeJson.Head("grade", "envelope", settings.executionId(), verdict.verdict(),
+                verdict.accepted() ? verdict.verdict() : verdict.reasons().get(0), shard.all() ? null : shard.index() + "/" + shard.count(), verdict.reasons(), command,
                 measured(verdict, settings, count), new EnvelopeJson.PerCeiling(ceilings, Ceiling::key), figures, envelope.timeoutSeconds(),
                 verdict.runs().stream().map(EnvelopeReport::runJson).toList(), verdict.hostDifferences(), envelope.file().toString(),
                 GoalRun.sandboxJson(settings));

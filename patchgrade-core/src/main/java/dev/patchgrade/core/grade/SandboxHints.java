@@ -22,6 +22,7 @@ public final class SandboxHints {
     private static final Pattern READ_ONLY = Pattern.compile("['\"`]?(/[^\\s'\"`:]+)['\"`]?\\s*:\\s*Read-only file system");
     /** A word that reads as a path: absolute, or relative with a directory in it. */
     private static final Pattern PATH = Pattern.compile("(?<![\\w./-])(/?[\\w.+-]+(?:/[\\w.+-]+)+/?|/[\\w.+-]+)");
+    private static final Pattern SANITIZER_LINE = Pattern.compile("(?m)^(\\s*#\\d+ .*|SUMMARY: .*Sanitizer.*|.*runtime error: .*)$");
     private static final int MOST = 3;
     private static final int MOST_WORDS = 200;
 
@@ -39,6 +40,8 @@ public final class SandboxHints {
         if (stderr == null || stderr.isEmpty()) {
             return List.of();
         }
+        // A sanitizer's stack frames and summary name the program's source files, which no run needs to read.
+        stderr = SANITIZER_LINE.matcher(stderr).replaceAll("");
         Set<String> hints = new LinkedHashSet<>();
         Set<Path> seen = new LinkedHashSet<>();
         Matcher readOnly = READ_ONLY.matcher(stderr);

@@ -15,6 +15,10 @@ public record Setting(String parameter, String property) {
     public static final Setting PARALLEL = new Setting("parallel", "patchgrade.parallel");
     public static final Setting TIMEOUT = new Setting("timeout", "patchgrade.timeout");
     public static final Setting RUNS = new Setting("runs", "patchgrade.runs");
+    public static final Setting RSS_SLACK_PERCENT = new Setting("rssSlackPercent", "patchgrade.rssSlackPercent");
+    public static final Setting RSS_SLACK_KB = new Setting("rssSlackKb", "patchgrade.rssSlackKb");
+    public static final Setting CPU_SLACK_PERCENT = new Setting("cpuSlackPercent", "patchgrade.cpuSlackPercent");
+    public static final Setting CPU_SLACK_US = new Setting("cpuSlackUs", "patchgrade.cpuSlackUs");
     public static final Setting SHARD = new Setting("shard", "patchgrade.shard");
     public static final Setting CASES = new Setting("cases", "patchgrade.cases");
     public static final Setting GOLD = new Setting("gold", "patchgrade.gold");

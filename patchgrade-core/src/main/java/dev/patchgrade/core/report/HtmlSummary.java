@@ -75,7 +75,7 @@ public final class HtmlSummary {
         }
     }
 
-    /** Failing rows first in the reader's eye: every failing row up to this many, and passing rows while room is left. */
+    /** Failing rows first: every failing row up to this many, then the first passing rows while room is left. */
     static final int ROWS_SHOWN = 500;
 
     /**
@@ -122,6 +122,7 @@ public final class HtmlSummary {
             StringBuilder rowsHtml = new StringBuilder();
             long rows = 0;
             long shown = 0;
+            List<String> passing = new ArrayList<>();
             SummaryRows.RowView view = null;
             while (parser.nextToken() == JsonToken.FIELD_NAME) {
                 String field = parser.currentName();
@@ -131,14 +132,31 @@ public final class HtmlSummary {
                     while (parser.nextToken() != JsonToken.END_ARRAY) {
                         JsonNode row = JsonReports.MAPPER.readTree(parser);
                         rows++;
-                        if (view != null && shown < ROWS_SHOWN && (view.failing(row) || rows <= ROWS_SHOWN / 10)) {
-                            view.row(rowsHtml, row);
-                            shown++;
+                        if (view == null) {
+                            continue;
+                        }
+                        if (view.failing(row)) {
+                            if (shown < ROWS_SHOWN) {
+                                view.row(rowsHtml, row);
+                                shown++;
+                            }
+                        } else if (passing.size() < ROWS_SHOWN / 10) {
+                            StringBuilder one = new StringBuilder();
+                            view.row(one, row);
+                            passing.add(one.toString());
                         }
                     }
                 } else {
                     head.set(field, JsonReports.MAPPER.readTree(parser));
                 }
+            }
+            // Failing rows first, in case order, then the first passing rows while room is left.
+            for (String one : passing) {
+                if (shown >= ROWS_SHOWN) {
+                    break;
+                }
+                rowsHtml.append(one);
+                shown++;
             }
             if (view != null) {
                 rowsHtml.insert(0, view.start(head));

@@ -6,6 +6,7 @@ import java.util.List;
 public final class StderrTail {
     public static final int LINES = 5;
     private static final int MOST_CHARACTERS = 1200;
+    private static final int MESSAGE_CHARACTERS = 160;
 
     private StderrTail() {}
 
@@ -21,5 +22,26 @@ public final class StderrTail {
             text = "..." + text.substring(text.length() - MOST_CHARACTERS);
         }
         return "; stderr ends with:\n    " + text;
+    }
+
+    /**
+     * One program's line of a failure's body: "\n<name>: exit 127; stderr ends with: ...". A failure that is a
+     * program's own (a library it could not load, a file it could not write) is told there, not in a stream file.
+     */
+    public static String side(String name, String outcome, String stderr) {
+        return "\n" + name + ": " + outcome + of(stderr);
+    }
+
+    /** The last non-blank line of stderr, escaped and cut for a one-line message; {@code null} where there is none. */
+    public static String lastLine(String stderr) {
+        if (stderr == null) {
+            return null;
+        }
+        List<String> lines = stderr.lines().filter(line -> !line.isBlank()).toList();
+        if (lines.isEmpty()) {
+            return null;
+        }
+        String line = FirstDifference.escape(lines.get(lines.size() - 1).strip());
+        return line.length() > MESSAGE_CHARACTERS ? line.substring(0, MESSAGE_CHARACTERS) + "..." : line;
     }
 }

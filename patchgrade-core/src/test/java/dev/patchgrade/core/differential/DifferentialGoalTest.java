@@ -235,6 +235,8 @@ class DifferentialGoalTest {
             assertThat(c.path("shrunk").isNull()).as("shrink is off").isTrue();
         });
         assertThat(result.failures()).allSatisfy(line -> assertThat(line).contains("reference exit 0, candidate exit 1 on args ["));
+        assertThat(Files.readString(settings("exit").xmlReport()))
+                .contains("\nreference: exit 0; stderr was empty\ncandidate: exit 1; stderr was empty\n");
     }
 
     @Test

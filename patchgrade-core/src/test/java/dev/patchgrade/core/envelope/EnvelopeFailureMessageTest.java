@@ -61,4 +61,20 @@ class EnvelopeFailureMessageTest {
         assertThat(xmlMessage(exited)).isEqualTo("exit_3: the command exited with 3; signal_SIGSEGV: the command was killed by SIGSEGV; "
                 + "user_cpu: 475,007 us > 99,862 us (+376%)");
     }
+
+    @Test
+    void theTestcaseIsNamedByTheExecutionAndTheJsonHeadHasWorstAndShard() throws Exception {
+        EnvelopeVerdict verdict = new EnvelopeVerdict(List.of("user_cpu"), List.of(new EnvelopeVerdict.Breach(Ceiling.USER_CPU, 475_007L, 99_862L)),
+                Map.of(), List.of(run(0, null)), List.of());
+        GoalSettings settings = new GoalSettings("envelope", "e", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
+        EnvelopeReport.writeReports(settings, new Shard(2, 3), "/work/job-41/target/a cache", List.of("/work/job-41/target/a", "cache"), envelope(),
+                verdict, null, 1.0, GradeLog.SILENT);
+        Element testcase = (Element) DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(settings.xmlReport().toFile())
+                .getElementsByTagName("testcase").item(0);
+        assertThat(testcase.getAttribute("name")).isEqualTo("e");
+        assertThat(testcase.getElementsByTagName("failure").item(0).getTextContent()).startsWith("command: /work/job-41/target/a cache\n");
+        com.fasterxml.jackson.databind.JsonNode json = dev.patchgrade.core.report.JsonReports.MAPPER.readTree(settings.jsonReport().toFile());
+        assertThat(json.path("worst").asText()).isEqualTo("user_cpu");
+        assertThat(json.path("shard").asText()).isEqualTo("2/3");
+    }
 }

@@ -113,7 +113,8 @@ class RealProjectTest {
                 .contains(stdoutLine).contains(stderrLine);
         assertThat(log.console()).contains(stdoutLine).contains(stderrLine).contains("stderr_sha256: e3b0c44298fc (empty) -> ");
         String xml = Files.readString(grading.xmlReport());
-        assertThat(xml).contains("stderr line 1: gold (empty stream) | candidate &lt;WARN: rounding late&gt;");
+        assertThat(xml).contains("stderr line 1: gold (empty stream) | candidate &lt;WARN: rounding late&gt;")
+                .contains("\ncandidate: exit 0; stderr ends with:\n    WARN: rounding late\n");
         JsonNode report = json(grading.jsonReport());
         assertThat(report.at("/cases/0/first_difference/0/line").asInt()).isEqualTo(2);
         assertThat(report.at("/cases/0/first_difference/0/gold").asText()).isEqualTo("x".repeat(120));
@@ -156,6 +157,32 @@ class RealProjectTest {
         assertThat(log.warnings).containsExactly("1 of 4 case(s) were recorded with a sanitizer class other than clean: slow-default (timeout). "
                 + "The gold now expects exactly these outcomes: make sure the known-good build really behaves this way (a sanitizer report in "
                 + "a known-good build is usually a bug to fix, or a case to drop, before recording)");
+    }
+
+    @Test
+    void goldFromCasesThatMostlyFailedIsRefusedWithTheirStderrAndKeptOnlyWithForce() throws Exception {
+        Files.writeString(dir.resolve("cases.jsonl"), String.join("\n",
+                "{\"id\":\"parse\",\"args\":[\"--stderr=Failed to create 'input' actual file\",\"--exit=2\"]}",
+                "{\"id\":\"quiet\",\"args\":[]}",
+                "{\"id\":\"ok\",\"args\":[\"fine\"]}",
+                "{\"id\":\"write\",\"args\":[\"--stderr=line one\",\"--stderr=Failed to write\",\"--exit=2\"]}", ""));
+        String probe = Fixtures.command("case_probe");
+        assertThatThrownBy(() -> DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, List.of(probe), 5, List.of(), false),
+                GradeLog.SILENT))
+                .isInstanceOf(PatchgradeException.class)
+                .hasMessage("3 of 4 case(s) did not run cleanly on the known-good command " + probe + " (a non-zero exit, a signal, a timeout, "
+                        + "or no output at all): parse (exit 2; stderr ends with:\n    Failed to create 'input' actual file); quiet (exit 0, "
+                        + "printed nothing on stdout or stderr); write (exit 2; stderr ends with:\n    line one\n    Failed to write).\n"
+                        + "A gold recorded from these runs expects exactly these failures, so a candidate that fails the same way passes. "
+                        + "Nothing was written. Fix the command or the cases (a hint above says when the sandbox refused a path), or, if these "
+                        + "outcomes are the known-good behaviour, record them with force=true: `run record-digest for execution lua with force=true`");
+        assertThat(dir.resolve("gold")).doesNotExist();
+
+        Captured forced = new Captured(false);
+        DigestGoal.record(digest(settings("record-digest", dir, Map.of()), dir, List.of(probe), 5, List.of(), true), forced);
+        assertThat(forced.warnings).singleElement().asString().startsWith("3 of 4 case(s) did not run cleanly")
+                .endsWith("They were recorded because force=true is set: make sure these outcomes are the known-good behaviour");
+        assertThat(dir.resolve("gold/parse.json")).exists();
     }
 
     @Test
@@ -221,11 +248,63 @@ class RealProjectTest {
         String shownCandidate = shownGold.replace("0x5f3a>", "0x5f3b>");
         assertThat(result.failures()).containsExactly(
                 "summary: candidate_regression (reference=" + shownGold + " candidate=" + shownCandidate + " golden=" + shownGold + ")",
-                "unexpected-exit: nonzero_exit (reference exit 2, candidate exit 2)");
+                "unexpected-exit: nonzero_exit (reference exit 2, candidate exit 2; reference stderr: usage: lua [options]; "
+                        + "candidate stderr: usage: lua [options])");
+        String xml = Files.readString(settings.xmlReport());
+        assertThat(xml).contains("message=\"nonzero_exit: reference exit 2, candidate exit 2; reference stderr: usage: lua [options]; candidate stderr: "
+                + "usage: lua [options]\"")
+                .contains("args: [--exit=2, --stderr=usage: lua [options]]\nreference: exit 2; stderr ends with:\n    usage: lua [options]\n"
+                        + "candidate: exit 2; stderr ends with:\n    usage: lua [options]\n")
+                .contains("candidate: exit 0; stderr was empty\n");
         assertThat(log.console()).contains("summary  ").contains("candidate=" + shownCandidate).doesNotContain("usage-error  pass_all_agree")
                 .contains("1 more row(s) not listed; list every row with verbose=true");
         assertThat(log.info).anyMatch(l -> l.matches("pass_all_agree +1"));
         assertThat(Files.readString(settings.reportsDirectory().resolve("index.html"))).contains("0x5f3b");
+    }
+
+    private GoalResult threeColumn(GoalSettings settings, List<String> reference, List<String> candidate, String comparison) {
+        return ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings)
+                .cases(dir.resolve("tests/rows.jsonl"))
+                .reference(reference)
+                .candidate(candidate)
+                .referenceDigest(dir.resolve("reference.sha256"))
+                .comparison(Comparison.parse(comparison))
+                .timeoutSeconds(5)
+                .parallel(2)
+                .build(), GradeLog.SILENT);
+    }
+
+    @Test
+    void aGoldenFileIsReadAsBytesBesideTheCasesFileAndHiddenFromBothPrograms() throws Exception {
+        dev.patchgrade.core.SandboxAvailability.assumeAvailable();
+        Files.createDirectories(dir.resolve("tests/expected"));
+        Files.write(dir.resolve("tests/expected/crlf.out"), "arg=a\r\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        Files.writeString(dir.resolve("tests/expected/plain.out"), "arg=b\n");
+        Files.writeString(dir.resolve("tests/expected/peek.out"), "arg=" + dir.resolve("tests/expected/peek.out") + "\n");
+        Files.writeString(dir.resolve("tests/rows.jsonl"), String.join("\n",
+                "{\"id\":\"crlf\",\"args\":[\"a\"],\"golden_file\":\"expected/crlf.out\"}",
+                "{\"id\":\"plain\",\"args\":[\"b\"],\"golden_file\":\"expected/plain.out\"}",
+                "{\"id\":\"peek\",\"args\":[\"" + dir.resolve("tests/expected/peek.out") + "\"],\"golden_file\":\"expected/peek.out\"}", ""));
+        String probe = Fixtures.command("case_probe");
+        GoalSettings settings = settings("three-column", dir, Map.of());
+        ThreeColumnGoal.freeze(settings, List.of(probe), dir.resolve("reference.sha256"), false, GradeLog.SILENT);
+
+        GoalResult result = threeColumn(settings, List.of(probe), List.of(probe), "exact");
+        // The CR is the golden's own byte: the program prints LF only, so the row is golden rot, not a pass.
+        assertThat(result.failures()).singleElement().asString().startsWith("crlf: golden_rot");
+        // A candidate that prints the golden file it is handed cannot read it: it is hidden, as the cases file is.
+        Files.writeString(dir.resolve("tests/rows.jsonl"), "{\"id\":\"peek\",\"args\":[\"" + dir.resolve("tests/expected/peek.out")
+                + "\"],\"golden_file\":\"expected/peek.out\"}\n");
+        assertThat(threeColumn(settings, List.of(probe), List.of("/bin/cat"), "exact").failures()).singleElement().asString()
+                .startsWith("peek: nonzero_exit (reference exit 0, candidate exit 1; candidate stderr: /bin/cat: " + dir.resolve("tests/expected/peek.out"));
+
+        Files.writeString(dir.resolve("tests/rows.jsonl"), "{\"id\":\"lost\",\"args\":[\"a\"],\"golden_file\":\"expected/none.out\"}\n");
+        assertThat(threeColumn(settings, List.of(probe), List.of(probe), "exact").error()).hasMessage(dir.resolve("tests/rows.jsonl")
+                + ":1: key \"golden_file\" is \"expected/none.out\", but " + dir.resolve("tests/expected/none.out") + " does not exist; create it, "
+                + "or fix \"golden_file\" (it is relative to the cases file's directory, " + dir.resolve("tests/expected") + ")");
+        Files.writeString(dir.resolve("tests/rows.jsonl"), "{\"id\":\"both\",\"args\":[\"a\"],\"golden\":\"arg=a\",\"golden_file\":\"expected/plain.out\"}\n");
+        assertThat(threeColumn(settings, List.of(probe), List.of(probe), "exact").error()).hasMessageEndingWith(
+                ":1: gives both \"golden\" and \"golden_file\"; keep one, since only one expected stdout can count");
     }
 
     @Test

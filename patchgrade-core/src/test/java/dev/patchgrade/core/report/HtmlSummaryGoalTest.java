@@ -38,6 +38,8 @@ class HtmlSummaryGoalTest {
         String html = Files.readString(HtmlSummary.refresh(dir, null));
         assertThat(html).contains(">r1999<", "2000 rows").contains("more row(s) not shown here");
         assertThat(html.split("<tr><td>r").length - 1).isLessThanOrEqualTo(HtmlSummary.ROWS_SHOWN);
+        // The failing row, last in case order, comes first on the page, before the passing ones.
+        assertThat(html.indexOf(">r1999<")).isLessThan(html.indexOf(">r0<")).isPositive();
     }
 
     @Test
