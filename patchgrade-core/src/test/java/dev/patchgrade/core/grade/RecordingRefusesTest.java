@@ -156,7 +156,7 @@ class RecordingRefusesTest {
     void aGoldMadeWhileTheCasesRanIsLeftAsItIs() throws Exception {
         Path gold = dir.resolve("oracles/gold");
         Path cases = write(dir.resolve("cases.txt"), gold + "\n");
-        List<String> command = List.of("/bin/sh", "-c", "mkdir -p \"$1\" && echo mine > \"$1/hand.json\"", "case");
+        List<String> command = List.of("/bin/sh", "-c", "mkdir -p \"$1\" && echo mine > \"$1/hand.json\" && echo made", "case");
         assertThatThrownBy(() -> DigestGoal.record(DigestGoal.Options.builder(unsandboxed("record-digest")).cases(cases).gold(gold).command(command)
                 .timeoutSeconds(5).buckets(TimeBuckets.OFF).timeSamples(1).parallel(1).build(), GradeLog.SILENT))
                 .isInstanceOfSatisfying(PatchgradeException.class, e -> assertThat(e.errorName()).isEqualTo("refused_overwrite"))
