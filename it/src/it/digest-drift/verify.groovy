@@ -62,3 +62,8 @@ assert new JsonSlurper().parse(new File(cand, '1.005.json')).stderr_sha256 != on
 def log = new File(basedir, 'build.log').text
 assert log.contains('outcome: FAIL, 1 of 6 case(s) drifted')
 assert log.contains('BUILD SUCCESS')
+// A sanitizer finding reads as its own error line and first frame, and no body advises re-recording it.
+def ubsanReport = new File(basedir, 'target/patchgrade-reports/TEST-patchgrade.digest.overflow-ubsan.xml').text
+assert ubsanReport.contains('runtime error: signed integer overflow')
+assert ubsanReport.contains('first frame: #0 in parse_amount')
+assert !ubsanReport.contains('force')

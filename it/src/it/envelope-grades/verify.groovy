@@ -97,3 +97,9 @@ assert log =~ /timeout_s = ${envelope.timeout_s} s: the larger of <timeout> \(5 
 assert log.contains('envelope scan: envelope ' + new File(basedir, 'src/test/patchgrade/envelope.json').path + ', expected stdout ')
 assert log.contains('seed-envelope.json: key "reviewed_by" is not one patchgrade reads; it is ignored')
 assert log.contains('BUILD SUCCESS')
+// The testcase is named by the execution id, which does not move with the workspace; the command opens its body.
+assert xml('cache').testcase.@name.text() == 'cache'
+assert xml('cache').testcase.failure.text().startsWith('command: ')
+// The head has worst and shard, as every goal's does.
+assert json('cache').worst == 'rss'
+assert json('cache').containsKey('shard') && json('cache').shard == null
