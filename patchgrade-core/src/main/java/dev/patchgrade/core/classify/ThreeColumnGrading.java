@@ -36,8 +36,7 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     private final ThreeColumnReport report;
     private ReferenceHome referenceFiles;
     private List<Path> goldenFiles;
-    private Launcher referenceLauncher;
-    private Launcher candidateLauncher;
+    private ReferenceLaunchers launchers;
 
     /** One graded row. */
     record Row(Case testCase, LaunchResult reference, LaunchResult candidate, DriftPattern pattern) {}
@@ -146,35 +145,19 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     protected AutoCloseable openLaunchers(GradeLog log) {
         List<Path> oracles = new ArrayList<>(List.of(options.run().cases(), options.referenceDigest()));
         oracles.addAll(goldenFiles());
-        java.util.function.Supplier<Iterable<Case>> cases = () -> CasesFile.open(options.run().cases(), true, dev.patchgrade.core.cases.Shard.ALL);
-        // The candidate must not run the reference and print its answers: the reference's home is hidden from it.
-        List<Path> candidateBinary = settings.executablesOf(options.candidate());
-        List<Path> hiddenFromCandidate = new ArrayList<>(oracles);
-        hiddenFromCandidate.addAll(referenceFiles.hiddenFromCandidate(candidateBinary.isEmpty() ? null : candidateBinary.get(0),
-                settings.workingDirectory(), log));
-        referenceLauncher = settings.openLauncher(log, oracles,
-                dev.patchgrade.core.grade.RunInputs.of(options.reference(), cases).showingAlso(List.of(referenceFiles.home())));
-        try {
-            candidateLauncher = settings.openLauncher(log, hiddenFromCandidate, dev.patchgrade.core.grade.RunInputs.of(options.candidate(), cases));
-        } catch (RuntimeException e) {
-            referenceLauncher.close();
-            throw e;
-        }
-        return () -> {
-            try (Launcher reference = referenceLauncher; Launcher candidate = candidateLauncher) {
-                // both closed, the candidate's first
-            }
-        };
+        launchers = ReferenceLaunchers.open(settings, log, referenceFiles, options.reference(), options.candidate(),
+                () -> CasesFile.open(options.run().cases(), true, dev.patchgrade.core.cases.Shard.ALL), oracles, List.of(), Integer.MAX_VALUE);
+        return launchers;
     }
 
     @Override
     protected Row gradeCase(Case c) {
         Path streams = settings.streamsDirectory().resolve(SafeNames.stem(c.id()));
         LaunchResult reference = settings.mustHaveStarted(
-                run(referenceLauncher, options.reference(), c, streams.resolveSibling(streams.getFileName() + ".reference")),
+                run(launchers.reference(), options.reference(), c, streams.resolveSibling(streams.getFileName() + ".reference")),
                 "reference", options.reference());
         LaunchResult candidate = settings.mustHaveStarted(
-                run(candidateLauncher, options.candidate(), c, streams.resolveSibling(streams.getFileName() + ".candidate")),
+                run(launchers.candidate(), options.candidate(), c, streams.resolveSibling(streams.getFileName() + ".candidate")),
                 "candidate", options.candidate());
         Comparison rule = options.comparison();
         Classifier.Evidence evidence = new Classifier.Evidence(reference.timedOut(), candidate.timedOut(),

@@ -5,6 +5,7 @@ import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.cases.Case;
 import dev.patchgrade.core.classify.Comparison;
 import dev.patchgrade.core.classify.ReferenceHome;
+import dev.patchgrade.core.classify.ReferenceLaunchers;
 import dev.patchgrade.core.grade.RunInputs;
 import dev.patchgrade.core.classify.ThreeColumnGoal;
 import dev.patchgrade.core.differential.DifferentialGoal.Options;
@@ -47,8 +48,7 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
     private ReferenceHome referenceFiles;
     private List<Case> graded = List.of();
     private Path referenceBinary;
-    private Launcher referenceLauncher;
-    private Launcher candidateLauncher;
+    private ReferenceLaunchers launchers;
 
     /**
      * One graded case.
@@ -179,24 +179,11 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
      */
     @Override
     protected AutoCloseable openLaunchers(GradeLog log) {
-        List<Path> oracles = List.of(options.referenceDigest());
-        java.util.function.Supplier<Iterable<Case>> cases = () -> graded;
         // Each at most parallel children at once, and twice as many callers (callersPerWorker): a case's next run is
         // queued on a helper while the run before it ends.
-        referenceLauncher = settings.openLauncher(log, oracles, RunInputs.of(options.reference(), cases).showingAlso(List.of(referenceFiles.home())),
-                options.run().parallel());
-        try {
-            candidateLauncher = settings.openLauncher(log, hiddenFromOthers(options.candidate(), log), RunInputs.of(options.candidate(), cases),
-                    options.run().parallel());
-        } catch (RuntimeException e) {
-            referenceLauncher.close();
-            throw e;
-        }
-        return () -> {
-            try (Launcher reference = referenceLauncher; Launcher candidate = candidateLauncher) {
-                // both closed, the candidate's first
-            }
-        };
+        launchers = ReferenceLaunchers.open(settings, log, referenceFiles, options.reference(), options.candidate(), () -> graded,
+                List.of(options.referenceDigest()), generatorFiles(), options.run().parallel());
+        return launchers;
     }
 
     @Override
@@ -212,14 +199,6 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
         return settings.openLauncher(log, hidden, RunInputs.of(options.generator()).showingAlso(generatorFiles()));
     }
 
-    /** What the candidate must not see: the sidecar, the reference's home and the generator's files. */
-    private List<Path> hiddenFromOthers(List<String> command, GradeLog log) {
-        List<Path> hidden = new ArrayList<>(List.of(options.referenceDigest()));
-        Path program = settings.executablesOf(command).stream().findFirst().orElse(null);
-        hidden.addAll(referenceFiles.hiddenFromCandidate(program, settings.workingDirectory(), log));
-        hidden.addAll(generatorFiles());
-        return hidden;
-    }
 
     @Override
     protected Row gradeCase(Case c) {
@@ -244,9 +223,9 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
     }
 
     private Pair runPair(Case c) {
-        LaunchResult reference = run(referenceLauncher, options.reference(), c, "reference");
+        LaunchResult reference = run(launchers.reference(), options.reference(), c, "reference");
         try {
-            return new Pair(reference, run(candidateLauncher, options.candidate(), c, "candidate"));
+            return new Pair(reference, run(launchers.candidate(), options.candidate(), c, "candidate"));
         } catch (RuntimeException e) {
             reference.released();
             throw e;
