@@ -2,7 +2,6 @@ package dev.patchgrade.core.launch;
 
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -24,6 +23,7 @@ public final class LoadedLibraries {
     private static final int PT_INTERP = 3;
     private static final int MOST_HEADERS = 256;
     private static final int MOST_LIBRARIES = 4096;
+    private static final int DEADLINE_SECONDS = 5;
 
     private LoadedLibraries() {}
 
@@ -42,28 +42,41 @@ public final class LoadedLibraries {
                 builder.environment().put(variable, environment.get(variable));
             }
         }
+        // The listing goes to a file and the loader has a deadline: a library that is a FIFO (the candidate's build can make
+        // one) blocks the loader's open for ever, and a pipe read to its end would block the grade with it.
+        Path listing = null;
         List<Path> found = new ArrayList<>();
         try {
-            Process process = builder.start();
+            listing = Files.createTempFile("patchgrade-ldlist-", ".txt");
+            Process process = builder.redirectOutput(listing.toFile()).start();
             process.getOutputStream().close();
-            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            if (!process.waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(DEADLINE_SECONDS, TimeUnit.SECONDS);
+                return List.of();
+            }
+            try (BufferedReader lines = Files.newBufferedReader(listing, StandardCharsets.UTF_8)) {
                 String line;
-                while ((line = lines.readLine()) != null) {
+                while ((line = lines.readLine()) != null && found.size() < MOST_LIBRARIES) {
                     Path library = listed(line, workingDirectory);
                     // The listing is text made from the program's own file (a RUNPATH may hold a newline and a line of its
                     // choosing): only what is a shared library is believed, never a directory or another file.
-                    if (library != null && sharedObject(library) && found.size() < MOST_LIBRARIES) {
+                    if (library != null && sharedObject(library)) {
                         found.add(library);
                     }
                 }
-            }
-            if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
             }
         } catch (IOException | RuntimeException e) {
             return List.copyOf(found);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            if (listing != null) {
+                try {
+                    Files.deleteIfExists(listing);
+                } catch (IOException e) {
+                    // a temp file left behind holds only library names
+                }
+            }
         }
         return List.copyOf(found);
     }

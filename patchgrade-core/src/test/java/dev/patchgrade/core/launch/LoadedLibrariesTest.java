@@ -23,4 +23,18 @@ class LoadedLibrariesTest {
         assertThat(LoadedLibraries.of(Path.of("/bin/ls"), null, Map.of())).anyMatch(library -> library.getFileName().toString().startsWith("libc."));
         assertThat(LoadedLibraries.of(Path.of("/usr/bin/ldd"), null, Map.of())).as("a shell script").isEmpty();
     }
+
+    /** A library that is a FIFO blocks the loader's open for ever: the listing has a deadline, and the grade goes on. */
+    @Test
+    void aLibraryThatIsAFifoCannotHangTheListing(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("l.c"), "int h(void) { return 0; }\n");
+        java.nio.file.Files.writeString(dir.resolve("m.c"), "int h(void);\nint main(void) { return h(); }\n");
+        java.nio.file.Files.createDirectories(dir.resolve("lib"));
+        Process build = new ProcessBuilder("/bin/sh", "-c", "gcc -shared -fPIC -o lib/libh.so l.c && gcc -o m m.c -Llib -lh -Wl,-rpath,'$ORIGIN/lib'"
+                + " && rm lib/libh.so && mkfifo lib/libh.so").directory(dir.toFile()).inheritIO().start();
+        assertThat(build.waitFor()).isZero();
+        java.util.List<Path> libraries = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+                () -> LoadedLibraries.of(dir.resolve("m"), dir, Map.of()));
+        assertThat(libraries).noneMatch(library -> library.getFileName().toString().equals("libh.so"));
+    }
 }
