@@ -37,18 +37,7 @@ public final class AtomicFiles {
         Files.createDirectories(target.getParent());
         Path temporary = null;
         try {
-            OutputStream out = null;
-            while (out == null) {
-                temporary = target.resolveSibling(uniqueName("." + target.getFileName(), ".tmp"));
-                try {
-                    out = Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                } catch (FileAlreadyExistsException taken) {
-                    temporary = null;
-                }
-            }
-            try (OutputStream stream = out) {
-                content.writeTo(stream);
-            }
+            temporary = temporaryWith(target, content);
             try {
                 Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
@@ -58,6 +47,26 @@ public final class AtomicFiles {
             if (temporary != null) {
                 Files.deleteIfExists(temporary);
             }
+        }
+    }
+
+    /** A new temporary sibling of {@code target}, of a name no one else holds, with {@code content} in it. */
+    private static Path temporaryWith(Path target, Content content) throws IOException {
+        while (true) {
+            Path temporary = target.resolveSibling(uniqueName("." + target.getFileName(), ".tmp"));
+            OutputStream out;
+            try {
+                out = Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            } catch (FileAlreadyExistsException taken) {
+                continue;
+            }
+            try (OutputStream stream = out) {
+                content.writeTo(stream);
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(temporary);
+                throw e;
+            }
+            return temporary;
         }
     }
 
@@ -73,18 +82,7 @@ public final class AtomicFiles {
         Files.createDirectories(target.getParent());
         Path temporary = null;
         try {
-            OutputStream out = null;
-            while (out == null) {
-                temporary = target.resolveSibling(uniqueName("." + target.getFileName(), ".tmp"));
-                try {
-                    out = Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                } catch (FileAlreadyExistsException taken) {
-                    temporary = null;
-                }
-            }
-            try (OutputStream stream = out) {
-                stream.write(content);
-            }
+            temporary = temporaryWith(target, out -> out.write(content));
             try {
                 Files.createLink(target, temporary);
             } catch (FileAlreadyExistsException taken) {
