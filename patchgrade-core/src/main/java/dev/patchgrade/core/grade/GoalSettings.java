@@ -102,6 +102,12 @@ public record GoalSettings(
     /** The same, running at most {@code concurrency} children at once however many threads launch through it. */
     public Launcher openLauncher(GradeLog log, List<Path> ownOracles, RunInputs inputs, int concurrency) {
         SandboxSpec spec = sandboxSpec(ownOracles, inputs);
+        if (spec.mode() != SandboxSpec.Mode.OFF && spec.operations() > SandboxSpec.MOST_OPERATIONS) {
+            throw PatchgradeException.badParameter(Setting.READ_ONLY_PATHS, "is needed: the runs of " + qualifiedName() + " are given "
+                    + spec.shown().size() + " paths (their command and cases name them), which make " + spec.operations()
+                    + " binds, links and hides in the sandbox, more than the " + SandboxSpec.MOST_OPERATIONS + " it takes. Keep the inputs "
+                    + "under one directory and name it in readOnlyPaths, or under the working directory, which is shown whole");
+        }
         Launcher launcher = Launchers.open(log, spec, concurrency, suggestions);
         facts.observe(launcher, spec, workingDirectory);
         facts.warnCpuLimitation(log);

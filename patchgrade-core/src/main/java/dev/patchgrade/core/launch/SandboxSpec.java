@@ -32,6 +32,8 @@ public record SandboxSpec(Mode mode, List<Path> shown, List<Path> writable, List
     /** What the view makes itself: a host path under one of these is never bound in (the host's /proc/self would be the JVM's). */
     private static final List<Path> MADE_BY_THE_VIEW = List.of(Path.of("/proc"), Path.of("/dev"));
     private static final int MOST_LINKS = 40;
+    /** The most paths the launch helper binds, links or hides in one view (its table holds 4,096). */
+    public static final int MOST_OPERATIONS = 4000;
 
     /** {@code sandbox} = {@code auto} | {@code required} | {@code off}. */
     public enum Mode {
@@ -180,6 +182,11 @@ public record SandboxSpec(Mode mode, List<Path> shown, List<Path> writable, List
             args.add(path.toString());
         }
         return args;
+    }
+
+    /** How many binds, links and hides the view takes: at most {@link #MOST_OPERATIONS}. */
+    public int operations() {
+        return (int) helperArguments().stream().filter(word -> word.startsWith("--")).count();
     }
 
     /** The paths without those inside another one of them, parents first. */

@@ -73,4 +73,18 @@ class SandboxSpecOfGoalTest {
         SandboxSpec spec = settings(List.of(), List.of()).sandboxSpec(List.of(), RunInputs.of(List.of("/bin/true")));
         assertThat(spec.hidden()).contains(git);
     }
+
+    @Test
+    void moreNamedPathsThanTheSandboxBindsIsAnErrorNamingReadOnlyPaths(@TempDir Path inputs) throws Exception {
+        List<Case> cases = new java.util.ArrayList<>();
+        for (int i = 0; i < SandboxSpec.MOST_OPERATIONS + 10; i++) {
+            Path input = Files.writeString(inputs.resolve("in-" + i + ".txt"), "x");
+            cases.add(new Case("c" + i, List.of(input.toString()), null, null, i + 1));
+        }
+        assertThat(org.assertj.core.api.Assertions.catchThrowableOfType(dev.patchgrade.core.PatchgradeException.class,
+                () -> settings(List.of(), List.of()).openLauncher(dev.patchgrade.core.GradeLog.SILENT, List.of(), RunInputs.of(List.of("/bin/cat"),
+                        () -> cases))).getMessage()).contains("readOnlyPaths").contains("more than the 4000");
+        SandboxSpec grouped = settings(List.of(), List.of(inputs)).sandboxSpec(List.of(), RunInputs.of(List.of("/bin/cat"), () -> cases));
+        assertThat(grouped.operations()).as("named in readOnlyPaths, the directory holds them all").isLessThan(100);
+    }
 }
