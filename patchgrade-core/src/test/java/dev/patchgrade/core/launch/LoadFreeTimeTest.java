@@ -67,7 +67,9 @@ class LoadFreeTimeTest {
 
     private static void assertWaitingIsTakenOut(Launcher launcher) throws Exception {
         String cpu = firstAllowedCpu();
-        Process rival = new ProcessBuilder("taskset", "-c", cpu, "sh", "-c", "while :; do :; done").start();
+        // A session of its own, as the run has: with autogroup scheduling a rival in the JVM's session weighs as one share of
+        // the JVM's group, and other load on the machine then left the run more than half of the CPU.
+        Process rival = new ProcessBuilder("setsid", "taskset", "-c", cpu, "sh", "-c", "while :; do :; done").start();
         try {
             LaunchResult result = launcher.launch(LaunchRequest.of(List.of("taskset", "-c", cpu, Fixtures.command("burn_cpu"), "150")));
             assertThat(result.exitedZero()).as(result.outcome()).isTrue();
