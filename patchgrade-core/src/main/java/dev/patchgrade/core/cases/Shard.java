@@ -50,6 +50,11 @@ public record Shard(int index, int count) {
 
 
     /** For suite names: {@code shard-2-of-4}, or empty for the whole set. */
+    /** {@code K/N} as the reports give it, or {@code null} where every case runs. */
+    public String reported() {
+        return all() ? null : index + "/" + count;
+    }
+
     public String label() {
         return all() ? "" : "shard-" + index + "-of-" + count;
     }

@@ -139,7 +139,7 @@ final class ThreeColumnReport implements RowReport<Row> {
         counts.forEach((pattern, n) -> countJson.put(pattern.wireName(), n));
         DriftPattern worst = worst();
         return new Head("three-column", settings.executionId(), worst.passed() ? "pass" : "fail", worst.wireName(),
-                options.comparison().toString(), options.run().shard().all() ? null : options.run().shard().index() + "/" + options.run().shard().count(),
+                options.comparison().toString(), options.run().shard().reported(),
                 countJson, GoalRun.sandboxJson(settings), graded, failed);
     }
 

@@ -286,7 +286,7 @@ final class DifferentialReport implements RowReport<Row> {
         DifferentialPattern worst = worst();
         return new Head("differential", settings.executionId(), worst.passed() ? "pass" : "fail", worst.wireName(), seed.value(), seed.given(),
                 options.count(), generated, options.comparison().toString(), options.shrink(),
-                options.run().shard().all() ? null : options.run().shard().index() + "/" + options.run().shard().count(), countJson,
+                options.run().shard().reported(), countJson,
                 GoalRun.sandboxJson(settings), graded, failed);
     }
 

@@ -182,7 +182,7 @@ final class DigestReport implements RowReport<Row> {
     @Override
     public Head head() {
         return new Head("digest", settings.executionId(), failed > 0 ? "fail" : "pass", worstName(),
-                options.run().shard().all() ? null : options.run().shard().index() + "/" + options.run().shard().count(), options.sanitizer().wireName(),
+                options.run().shard().reported(), options.sanitizer().wireName(),
                 options.gold().toString(), DigestGoal.candidateDirectory(settings).toString(), timeBasis == null ? null : timeBasis.wireName(),
                 GoalRun.sandboxJson(settings), graded, failed);
     }

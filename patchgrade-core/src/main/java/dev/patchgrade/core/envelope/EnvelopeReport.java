@@ -61,7 +61,7 @@ final class EnvelopeReport {
         verdict.graded().forEach((ceiling, measured) -> figures.add(new EnvelopeJson.Figure(ceiling.key(), ceiling.unit(), measured,
                 envelope.ceilings().get(ceiling))));
         EnvelopeJson.Head json = new EnvelopeJson.Head("grade", "envelope", settings.executionId(), verdict.verdict(),
-                verdict.accepted() ? verdict.verdict() : verdict.reasons().get(0), shard.all() ? null : shard.index() + "/" + shard.count(), verdict.reasons(), command,
+                verdict.accepted() ? verdict.verdict() : verdict.reasons().get(0), shard.reported(), verdict.reasons(), command,
                 measured(verdict, settings, count), new EnvelopeJson.PerCeiling(ceilings, Ceiling::key), figures, envelope.timeoutSeconds(),
                 verdict.runs().stream().map(EnvelopeReport::runJson).toList(), verdict.hostDifferences(), envelope.file().toString(),
                 GoalRun.sandboxJson(settings));
