@@ -1,7 +1,5 @@
 package dev.patchgrade.core;
 
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
 import java.util.function.Function;
 
 /**

@@ -1,7 +1,7 @@
 package dev.patchgrade.maven;
 
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
 
 
 /**

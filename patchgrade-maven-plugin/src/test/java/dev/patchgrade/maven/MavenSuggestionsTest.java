@@ -1,25 +1,24 @@
 package dev.patchgrade.maven;
 
 import static org.assertj.core.api.Assertions.assertThat;
-
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.patchgrade.core.ErrorName;
+import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.digest.GoldStore;
 import dev.patchgrade.core.digest.NormalizeRule;
 import dev.patchgrade.core.digest.TimeBuckets;
-import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.grade.CaseRunner;
+import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.ModuleCheck;
+import dev.patchgrade.core.grade.SandboxHints;
+import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.launch.SandboxSpec;
-import dev.patchgrade.core.grade.GoalSettings;
-import dev.patchgrade.core.grade.SandboxHints;
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
-import dev.patchgrade.core.host.Toolchain;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

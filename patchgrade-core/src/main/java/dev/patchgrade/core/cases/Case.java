@@ -2,7 +2,7 @@ package dev.patchgrade.core.cases;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.launch.LaunchRequest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.launch.TimeoutRange;
 import java.io.IOException;
 import java.nio.ByteBuffer;

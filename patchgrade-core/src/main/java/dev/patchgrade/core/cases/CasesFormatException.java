@@ -2,7 +2,7 @@ package dev.patchgrade.core.cases;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Suggestions;
 import java.nio.file.Path;
 import java.util.function.Function;
 

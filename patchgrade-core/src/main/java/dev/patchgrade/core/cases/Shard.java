@@ -1,9 +1,8 @@
 package dev.patchgrade.core.cases;
 
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.hashing.Sha256;
-
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.hashing.Sha256;
 import java.nio.charset.StandardCharsets;
 
 /**

@@ -1,7 +1,7 @@
 package dev.patchgrade.core.classify;
 
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.Setting;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;

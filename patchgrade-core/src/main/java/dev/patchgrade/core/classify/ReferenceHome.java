@@ -1,8 +1,8 @@
 package dev.patchgrade.core.classify;
 
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.grade.RunInputs;
-import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.SandboxSpec;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,11 +1,10 @@
 package dev.patchgrade.core.classify;
 
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
-import dev.patchgrade.core.hashing.Sha256;
-
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
+import dev.patchgrade.core.hashing.Sha256;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

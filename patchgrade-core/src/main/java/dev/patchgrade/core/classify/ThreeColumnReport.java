@@ -2,6 +2,7 @@ package dev.patchgrade.core.classify;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.classify.ThreeColumnGoal.Options;
 import dev.patchgrade.core.classify.ThreeColumnGrading.Row;
@@ -9,7 +10,6 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.RowReport;
-import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.report.BoundedTable;
 import dev.patchgrade.core.report.CaseOutcome;

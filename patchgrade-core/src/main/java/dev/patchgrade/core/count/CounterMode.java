@@ -1,7 +1,7 @@
 package dev.patchgrade.core.count;
 
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.Setting;
 import java.util.Locale;
 
 /** The {@code instructionCounter} setting: which counter measures {@code max_instructions}. */

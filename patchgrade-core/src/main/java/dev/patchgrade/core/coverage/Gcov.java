@@ -2,7 +2,7 @@ package dev.patchgrade.core.coverage;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.Setting;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;

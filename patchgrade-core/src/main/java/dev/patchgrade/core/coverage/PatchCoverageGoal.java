@@ -2,10 +2,10 @@ package dev.patchgrade.core.coverage;
 
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.RunSettings;
-import dev.patchgrade.core.grade.Setting;
 import java.nio.file.Path;
 import java.util.List;
 

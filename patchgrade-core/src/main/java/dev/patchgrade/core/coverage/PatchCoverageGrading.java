@@ -121,7 +121,7 @@ final class PatchCoverageGrading {
         List<FileCoverage> files = tally.result();
         if (counts[1] > 0) {
             log.warn(counts[1] + " case(s) timed out, and a killed run writes no coverage data: their lines are not counted (first: "
-                    + timedOut + "). Raise " + settings.suggestions().setting(dev.patchgrade.core.grade.Setting.TIMEOUT)
+                    + timedOut + "). Raise " + settings.suggestions().setting(dev.patchgrade.core.Setting.TIMEOUT)
                     + " for the coverage build, which runs slower than an optimised one");
         }
         if (counts[2] > counts[1]) {
@@ -141,12 +141,12 @@ final class PatchCoverageGrading {
     private PatchgradeException noData(long cases, long timedOut) {
         String command = String.join(" ", options.command());
         String why = timedOut == cases ? "every case timed out, and a killed run writes no coverage data: raise "
-                + settings.suggestions().setting(dev.patchgrade.core.grade.Setting.TIMEOUT) + " for the coverage build"
+                + settings.suggestions().setting(dev.patchgrade.core.Setting.TIMEOUT) + " for the coverage build"
                 : "it is not a coverage build. Compile and link it with --coverage (CMake: -DCMAKE_C_FLAGS=--coverage "
                         + "-DCMAKE_CXX_FLAGS=--coverage -DCMAKE_EXE_LINKER_FLAGS=--coverage), and give that binary as command";
         return new PatchgradeException(ErrorName.NO_COVERAGE_DATA, shown -> "none of the " + cases + " case(s) run on " + command
                 + " wrote coverage data (.gcda, through GCOV_PREFIX into " + scratch.runs() + "): " + why + " ("
-                + shown.setting(dev.patchgrade.core.grade.Setting.COMMAND) + ")");
+                + shown.setting(dev.patchgrade.core.Setting.COMMAND) + ")");
     }
 
     /** Runs one case in its own data directory, then reads what its tree wrote, keeping only the changed lines' counts. */

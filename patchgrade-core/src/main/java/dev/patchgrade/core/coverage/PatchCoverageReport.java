@@ -1,11 +1,11 @@
 package dev.patchgrade.core.coverage;
 
 import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.coverage.PatchCoverageGoal.Options;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.GoalSettings;
-import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ConsoleTable;
 import dev.patchgrade.core.report.ConsoleText;

@@ -1,7 +1,7 @@
 package dev.patchgrade.core.differential;
 
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.Setting;
 import java.security.SecureRandom;
 
 /**

@@ -1,10 +1,10 @@
 package dev.patchgrade.core.digest;
 
-import dev.patchgrade.core.ErrorName;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.cases.IdSet;
 import java.io.IOException;
 import java.nio.file.DirectoryIteratorException;

@@ -2,7 +2,7 @@ package dev.patchgrade.core.digest;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Usage;
 import java.util.Arrays;

@@ -1,7 +1,7 @@
 package dev.patchgrade.core.digest;
 
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
+import dev.patchgrade.core.Setting;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

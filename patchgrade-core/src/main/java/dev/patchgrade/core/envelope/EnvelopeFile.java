@@ -1,16 +1,16 @@
 package dev.patchgrade.core.envelope;
 
-import dev.patchgrade.core.ErrorName;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.launch.TimeoutRange;
 import java.io.IOException;

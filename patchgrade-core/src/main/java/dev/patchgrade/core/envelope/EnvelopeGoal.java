@@ -1,6 +1,7 @@
 package dev.patchgrade.core.envelope;
 
 import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.count.CounterMode;
 import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.count.InstructionCounters;
@@ -8,7 +9,6 @@ import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.ProjectPaths;
 import dev.patchgrade.core.grade.RunSettings;
-import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.TimeoutRange;

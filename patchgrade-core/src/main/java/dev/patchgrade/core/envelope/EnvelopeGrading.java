@@ -1,18 +1,18 @@
 package dev.patchgrade.core.envelope;
 
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.hashing.Sha256;
-
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.count.InstructionCounters;
+import dev.patchgrade.core.envelope.EnvelopeGoal.GradeOptions;
 import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
-import dev.patchgrade.core.grade.GoalRun;
+import dev.patchgrade.core.hashing.Sha256;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchRequest;
@@ -23,8 +23,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import dev.patchgrade.core.envelope.EnvelopeGoal.GradeOptions;
 
 /** The {@code envelope} goal: one command run against its committed ceilings. */
 final class EnvelopeGrading {

@@ -1,16 +1,17 @@
 package dev.patchgrade.core.envelope;
 
-import dev.patchgrade.core.ErrorName;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.BuildLock;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.count.CounterMode;
 import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.count.InstructionCounters;
+import dev.patchgrade.core.envelope.EnvelopeGoal.RecordOptions;
+import dev.patchgrade.core.grade.BuildLock;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.RecordingTarget;
-import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchRequest;
@@ -23,8 +24,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
-import dev.patchgrade.core.envelope.EnvelopeGoal.RecordOptions;
 
 /** The {@code record-envelope} goal: a known-good command measured, its ceilings written with slack. */
 final class EnvelopeRecorder {

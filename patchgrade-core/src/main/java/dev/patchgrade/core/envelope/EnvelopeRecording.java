@@ -2,8 +2,8 @@ package dev.patchgrade.core.envelope;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.count.InstructionCount;
-import dev.patchgrade.core.grade.Setting;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.launch.Usage;
 import java.util.EnumMap;

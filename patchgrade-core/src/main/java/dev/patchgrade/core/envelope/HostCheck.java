@@ -13,7 +13,7 @@ public enum HostCheck {
         try {
             return valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException | NullPointerException e) {
-            throw dev.patchgrade.core.PatchgradeException.badParameter(dev.patchgrade.core.grade.Setting.HOST_CHECK,
+            throw dev.patchgrade.core.PatchgradeException.badParameter(dev.patchgrade.core.Setting.HOST_CHECK,
                     "must be fail, warn or ignore (found \"" + value + "\")");
         }
     }

@@ -1,7 +1,7 @@
 package dev.patchgrade.core.envelope;
 
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

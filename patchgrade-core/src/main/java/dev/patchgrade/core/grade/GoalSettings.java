@@ -1,31 +1,33 @@
 package dev.patchgrade.core.grade;
 
 import dev.patchgrade.core.ErrorName;
+import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
+import dev.patchgrade.core.cases.Case;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.launch.ChildEnvironment;
+import dev.patchgrade.core.launch.ExecutableCheck;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
-import java.nio.file.Path;
-import java.time.Duration;
-import dev.patchgrade.core.GradeLog;
-import dev.patchgrade.core.launch.ExecutableCheck;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.launch.LoadedLibraries;
 import dev.patchgrade.core.launch.NativeHelper;
 import dev.patchgrade.core.launch.SandboxSpec;
-import dev.patchgrade.core.cases.Case;
-import dev.patchgrade.core.launch.LoadedLibraries;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
-import java.util.Objects;
-import java.util.Set;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * What every goal execution shares: its names, where reports and scratch output go, and the child

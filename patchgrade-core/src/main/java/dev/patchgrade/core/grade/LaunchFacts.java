@@ -1,5 +1,6 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.SandboxStatus;
 import java.util.LinkedHashMap;

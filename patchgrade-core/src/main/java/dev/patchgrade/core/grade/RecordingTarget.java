@@ -2,6 +2,7 @@ package dev.patchgrade.core.grade;
 
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.report.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package dev.patchgrade.core.grade;
 
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.launch.SandboxSpec;
 import dev.patchgrade.core.report.FirstDifference;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.patchgrade.core.launch;
 
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.hashing.Sha256;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,7 +3,7 @@ package dev.patchgrade.core.launch;
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Suggestions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.patchgrade.core.launch;
 
-import dev.patchgrade.core.grade.Setting;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.patchgrade.core.launch;
 
 import dev.patchgrade.core.CrossProcessLock;
 import dev.patchgrade.core.GradeLog;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Suggestions;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;

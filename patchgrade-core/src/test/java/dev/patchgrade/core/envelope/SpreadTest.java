@@ -3,7 +3,7 @@ package dev.patchgrade.core.envelope;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.host.HostInfo;
 import java.util.List;
 import org.junit.jupiter.api.Test;

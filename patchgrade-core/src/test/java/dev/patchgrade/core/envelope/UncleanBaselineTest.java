@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.host.HostInfo;
 import java.util.List;
 import org.junit.jupiter.api.Test;

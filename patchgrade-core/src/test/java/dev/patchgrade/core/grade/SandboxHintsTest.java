@@ -1,13 +1,14 @@
 package dev.patchgrade.core.grade;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.launch.SandboxSpec;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 class SandboxHintsTest {
     @TempDir

@@ -1,14 +1,13 @@
 package dev.patchgrade.core.grade;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
-
+import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.Setting;
+import dev.patchgrade.core.Suggestions;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.digest.GoldStore;
 import dev.patchgrade.core.digest.NormalizeRule;
 import dev.patchgrade.core.digest.TimeBuckets;
-import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.launch.Launchers;
 import dev.patchgrade.core.launch.SandboxSpec;
 import java.io.IOException;
@@ -17,6 +16,9 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /** Without a build tool the core names its settings plainly: no POM element, no -D flag, no mvn command. */
 class SettingNamesTest {

@@ -2,7 +2,7 @@ package dev.patchgrade.core.launch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.patchgrade.core.grade.Suggestions;
+import dev.patchgrade.core.Suggestions;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,12 +1,9 @@
 package dev.patchgrade.core.launch;
 
-import dev.patchgrade.core.grade.Suggestions;
-import dev.patchgrade.core.hashing.Sha256;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.patchgrade.core.Fixtures;
 import dev.patchgrade.core.GradeLog;
+import dev.patchgrade.core.Suggestions;
+import dev.patchgrade.core.hashing.Sha256;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,6 +28,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The helper's cache: built once under locks, verified before every use, rebuilt when anything about it changed. */
 class NativeHelperTest {

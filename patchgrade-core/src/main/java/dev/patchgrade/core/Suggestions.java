@@ -1,4 +1,4 @@
-package dev.patchgrade.core.grade;
+package dev.patchgrade.core;
 
 import java.util.stream.Collectors;
 import java.util.stream.Stream;

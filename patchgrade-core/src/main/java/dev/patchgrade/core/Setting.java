@@ -1,4 +1,4 @@
-package dev.patchgrade.core.grade;
+package dev.patchgrade.core;
 
 /**
  * A setting of a goal as the core names it: the parameter, and the user property where it has one. How a
