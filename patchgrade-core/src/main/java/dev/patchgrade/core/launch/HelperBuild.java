@@ -26,8 +26,14 @@ final class HelperBuild {
     /** Each compiler's target, asked once per JVM: every launcher a build opens would otherwise start the compiler again. */
     private static final Map<String, String> MACHINES = new ConcurrentHashMap<>();
 
-    /** What every build of the helper is compiled with; a static link is tried first (see {@link #compile}). */
-    static final List<String> FLAGS = List.of("-O2");
+    /**
+     * What every build of the helper is compiled with; a static link is tried first (see {@link #compile}). Warnings
+     * on, and fortified string and memory calls (undefined first: some distributions' compilers define their own
+     * level, and a second definition is itself a warning). No -Werror here: a user's newer compiler that adds a
+     * warning must not leave the plugin without its launcher. The project's own tests compile with -Werror
+     * (HelperWarningsTest), so a warning of the compilers it is built with fails its build instead.
+     */
+    static final List<String> FLAGS = List.of("-O2", "-Wall", "-Wextra", "-U_FORTIFY_SOURCE", "-D_FORTIFY_SOURCE=2");
     /** What of the build's shape the cache directory is keyed on, beside the sources and the target. */
     static final String FLAGS_KEY = String.join(" ", FLAGS) + " static-first";
 

@@ -127,8 +127,12 @@ void setup_cgroup(void) {
     }
     if (!memcg.version) return;
     sweep_stale_cgroups(parent);
-    snprintf(memcg.dir, sizeof memcg.dir, "%s/patchgrade-%d", parent, (int)getpid());
-    snprintf(memcg.parent_procs, sizeof memcg.parent_procs, "%s/cgroup.procs", parent);
+    /* A path too long to hold is no cgroup: a cut one would name another directory. */
+    if (snprintf(memcg.dir, sizeof memcg.dir, "%s/patchgrade-%d", parent, (int)getpid()) >= (int)sizeof memcg.dir ||
+        snprintf(memcg.parent_procs, sizeof memcg.parent_procs, "%s/cgroup.procs", parent) >= (int)sizeof memcg.parent_procs) {
+        memcg.version = 0;
+        return;
+    }
     char procs[PATH_MAX + 16], peak[PATH_MAX + 32];
     snprintf(procs, sizeof procs, "%s/cgroup.procs", memcg.dir);
     snprintf(peak, sizeof peak, "%s/%s", memcg.dir, memcg.version == 1 ? "memory.max_usage_in_bytes" : "memory.peak");
@@ -171,8 +175,9 @@ void setup_cpu_cgroup(void) {
         snprintf(path, sizeof path, "%s/cpuacct.usage_user", parent);
         if (access(path, R_OK) != 0) continue;
         sweep_stale_cgroups(parent);
-        snprintf(cpucg.dir, sizeof cpucg.dir, "%s/patchgrade-%d", parent, (int)getpid());
-        snprintf(cpucg.parent_procs, sizeof cpucg.parent_procs, "%s/cgroup.procs", parent);
+        if (snprintf(cpucg.dir, sizeof cpucg.dir, "%s/patchgrade-%d", parent, (int)getpid()) >= (int)sizeof cpucg.dir ||
+            snprintf(cpucg.parent_procs, sizeof cpucg.parent_procs, "%s/cgroup.procs", parent) >= (int)sizeof cpucg.parent_procs)
+            return;
         char procs[PATH_MAX + 16];
         snprintf(procs, sizeof procs, "%s/cgroup.procs", cpucg.dir);
         if ((mkdir(cpucg.dir, 0755) == 0 || errno == EEXIST) && write_file(procs, "0")) cpucg.version = 1;

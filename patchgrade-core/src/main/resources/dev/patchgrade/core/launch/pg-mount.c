@@ -177,8 +177,9 @@ void build_root(int report) {
     while (thp && (size_dir = readdir(thp)) != NULL && hidden_dir_count < 40) { /* the array keeps MAX_PATHS + 8 for the hidden paths */
         if (strncmp(size_dir->d_name, "hugepages-", 10) != 0 || strlen(size_dir->d_name) > 40) continue;
         char stats[128];
-        snprintf(stats, sizeof stats, "/newroot/sys/kernel/mm/transparent_hugepage/%s/stats", size_dir->d_name);
-        if (!is_directory(stats)) continue;
+        if (snprintf(stats, sizeof stats, "/newroot/sys/kernel/mm/transparent_hugepage/%s/stats", size_dir->d_name) >= (int)sizeof stats ||
+            !is_directory(stats))
+            continue;
         if (mount("tmpfs", stats, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755,size=64k") != 0) zygote_fail(report, "thp_tmpfs");
         if ((hidden_dirs[hidden_dir_count++] = open(stats, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "thp_open");
     }
@@ -192,7 +193,7 @@ void build_root(int report) {
         static const char *const counters[] = {"vmstat", "numastat"};
         for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++) {
             char path[128];
-            snprintf(path, sizeof path, "/newroot/sys/devices/system/node/%s/%s", node->d_name, counters[i]);
+            if (snprintf(path, sizeof path, "/newroot/sys/devices/system/node/%s/%s", node->d_name, counters[i]) >= (int)sizeof path) continue;
             struct stat st;
             if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
             if (mount("/newroot/dev/null", path, NULL, MS_BIND, NULL) != 0) zygote_fail(report, "node_mask");
@@ -322,7 +323,7 @@ void mask_proc_files(int report) {
         const char *name = entry->d_name;
         if ((name[0] >= '0' && name[0] <= '9') || strlen(name) > 40) continue;
         char path[64];
-        snprintf(path, sizeof path, "/proc/%s", name);
+        if (snprintf(path, sizeof path, "/proc/%s", name) >= (int)sizeof path) continue;
         struct stat st;
         if (lstat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
         /* And the memory counters that are host-wide, exact, and quiet on many hosts: /proc/vmstat's
