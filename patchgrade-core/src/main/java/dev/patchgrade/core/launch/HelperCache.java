@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -49,13 +50,19 @@ final class HelperCache {
         return (xdg != null && !xdg.isBlank() ? Path.of(xdg) : home.resolve(".cache")).resolve("patchgrade");
     }
 
-    /** The directory of the helper built from {@code source} for {@code machine}: another source or target, another helper. */
-    static Path directory(Path cacheRoot, byte[] source, String machine) {
-        byte[] target = (machine + "\nstatic-first").getBytes(StandardCharsets.UTF_8);
-        byte[] keyed = new byte[source.length + target.length];
-        System.arraycopy(source, 0, keyed, 0, source.length);
-        System.arraycopy(target, 0, keyed, source.length, target.length);
-        return cacheRoot.resolve("helper-" + Sha256.of(keyed).substring(0, 16));
+    /**
+     * The directory of the helper built from {@code sources} (file name to content) for {@code machine}: a change to
+     * any file, its name, or the target is another helper. Each file is keyed by its name and length, so no two
+     * sets of files can run together into the same bytes.
+     */
+    static Path directory(Path cacheRoot, Map<String, byte[]> sources, String machine) {
+        java.security.MessageDigest digest = Sha256.digest();
+        sources.forEach((name, content) -> {
+            digest.update((name + "\n" + content.length + "\n").getBytes(StandardCharsets.UTF_8));
+            digest.update(content);
+        });
+        digest.update((machine + "\n" + HelperBuild.FLAGS_KEY).getBytes(StandardCharsets.UTF_8));
+        return cacheRoot.resolve("helper-" + Sha256.hex(digest.digest()).substring(0, 16));
     }
 
     /** Why the cached helper must not be run, or {@code null} when it may. */

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The helper's wire format (see the comment at the top of pg-launch-helper.c): a request is a length-prefixed
+ * The helper's wire format (see the comment at the top of pg-main.c): a request is a length-prefixed
  * run of NUL-terminated fields, an answer one line of key=value words. An answer that is not exactly what the
  * helper writes is garbled, and the helper that wrote it is not trusted again.
  */

@@ -10,9 +10,12 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
- * The launch helper, built from the C source shipped in this jar with the system C compiler, once per
+ * The launch helper, built from the C sources shipped in this jar with the system C compiler, once per
  * source version and target machine, into a user cache directory. Users grading C/C++ have a compiler;
  * where there is none, {@link #locate} says why and the launcher degrades.
  *
@@ -21,7 +24,9 @@ import java.time.Duration;
  * {@link HelperCache} says whether a cached helper may run; {@link HelperBuild} compiles a new one.
  */
 public final class NativeHelper {
-    static final String SOURCE_RESOURCE = "pg-launch-helper.c";
+    /** The helper's C sources and their shared header, shipped as resources beside this class; compiled together. */
+    static final List<String> SOURCES = List.of("pg-helper.h", "pg-main.c", "pg-protocol.c", "pg-spawn.c", "pg-seccomp.c", "pg-cgroup.c",
+            "pg-perfclock.c", "pg-sockdiag.c", "pg-unixgc.c", "pg-netns.c", "pg-mount.c", "pg-zygote.c", "pg-init.c", "pg-util.c");
     static final Duration COMPILE_TIMEOUT = Duration.ofSeconds(120);
 
     private NativeHelper() {}
@@ -41,14 +46,16 @@ public final class NativeHelper {
     static Located locate(GradeLog log, Path configuredCacheRoot, String compiler, Duration compileTimeout, Suggestions shown) {
         // Absolute: the compiler runs in the helper's directory, where a relative path would mean something else.
         Path cacheRoot = configuredCacheRoot.toAbsolutePath().normalize();
-        byte[] source;
-        try (InputStream in = NativeHelper.class.getResourceAsStream(SOURCE_RESOURCE)) {
-            if (in == null) {
-                return new Located(null, "the helper source is missing from the patchgrade-core jar");
+        Map<String, byte[]> sources = new LinkedHashMap<>();
+        for (String name : SOURCES) {
+            try (InputStream in = NativeHelper.class.getResourceAsStream(name)) {
+                if (in == null) {
+                    return new Located(null, "the helper source " + name + " is missing from the patchgrade-core jar");
+                }
+                sources.put(name, in.readAllBytes());
+            } catch (IOException e) {
+                return new Located(null, "cannot read the helper source " + name + ": " + e.getMessage());
             }
-            source = in.readAllBytes();
-        } catch (IOException e) {
-            return new Located(null, "cannot read the helper source: " + e.getMessage());
         }
         if (compiler == null) {
             return new Located(null, "no C compiler found (set CC, or install cc/gcc/clang)");
@@ -59,7 +66,7 @@ public final class NativeHelper {
         } catch (IOException e) {
             return new Located(null, "the C compiler " + compiler + " does not work: " + e.getMessage());
         }
-        Path directory = HelperCache.directory(cacheRoot, source, machine);
+        Path directory = HelperCache.directory(cacheRoot, sources, machine);
         Path binary = directory.resolve(HelperCache.BINARY_NAME);
         if (HelperCache.unfit(directory, binary) == null) {
             return new Located(binary, null);
@@ -75,7 +82,7 @@ public final class NativeHelper {
                 Files.setPosixFilePermissions(directory, HelperCache.RWX_R_X);
             }
             return CrossProcessLock.holding(directory.resolve(HelperCache.LOCK_NAME), compileTimeout.multipliedBy(2),
-                    () -> HelperBuild.buildIfUnfit(log, compiler, source, directory, binary, compileTimeout));
+                    () -> HelperBuild.buildIfUnfit(log, compiler, sources, directory, binary, compileTimeout));
         } catch (AccessDeniedException e) {
             return new Located(null, "the cache directory " + cacheRoot + " is not writable (" + e.getFile() + "): " + HelperCache.writable(shown));
         } catch (IOException e) {

@@ -1,0 +1,131 @@
+#include "pg-helper.h"
+
+long long now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* This process's own CPU: PID 1's, which its inherited counters count with the run's; the helper's, in its cgroup. */
+long long own_cpu_us(void) {
+    struct timespec t;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return -1;
+    return (long long)t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+
+const char *signal_name(int sig) {
+    switch (sig) {
+    case SIGHUP: return "SIGHUP";   case SIGINT: return "SIGINT";   case SIGQUIT: return "SIGQUIT";
+    case SIGILL: return "SIGILL";   case SIGTRAP: return "SIGTRAP"; case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";   case SIGFPE: return "SIGFPE";   case SIGKILL: return "SIGKILL";
+    case SIGUSR1: return "SIGUSR1"; case SIGSEGV: return "SIGSEGV"; case SIGUSR2: return "SIGUSR2";
+    case SIGPIPE: return "SIGPIPE"; case SIGALRM: return "SIGALRM"; case SIGTERM: return "SIGTERM";
+    case SIGCHLD: return "SIGCHLD"; case SIGCONT: return "SIGCONT"; case SIGSTOP: return "SIGSTOP";
+    case SIGTSTP: return "SIGTSTP"; case SIGTTIN: return "SIGTTIN"; case SIGTTOU: return "SIGTTOU";
+    case SIGURG: return "SIGURG";   case SIGXCPU: return "SIGXCPU"; case SIGXFSZ: return "SIGXFSZ";
+    case SIGVTALRM: return "SIGVTALRM"; case SIGPROF: return "SIGPROF"; case SIGWINCH: return "SIGWINCH";
+    case SIGSYS: return "SIGSYS";
+    default: return "SIGUNKNOWN";
+    }
+}
+
+int open_pidfd(pid_t pid) {
+#if defined(__linux__) && defined(SYS_pidfd_open)
+    return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+void on_sigchld(int sig) {
+    (void)sig;
+    int saved = errno;
+    if (write(helper.sigchld_pipe[1], "c", 1) < 0) { /* pipe full: a wakeup is already pending */ }
+    errno = saved;
+}
+
+int write_all(int fd, const void *data, size_t len) {
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = write(fd, p, len);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return 0;
+        p += n;
+        len -= (size_t)n;
+    }
+    return 1;
+}
+
+/* A small file's text, NUL-terminated: its length, or -1 when it cannot be opened or is empty. */
+ssize_t read_text(const char *path, char *text, size_t size) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, text, size - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = '\0';
+    return n;
+}
+
+int read_exact(int fd, char *into, size_t len) {
+    size_t done = 0;
+    while (done < len) {
+        ssize_t n = read(fd, into + done, len - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return 0;
+        done += (size_t)n;
+    }
+    return 1;
+}
+
+int write_file(const char *path, const char *text) {
+    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    int ok = write_all(fd, text, strlen(text));
+    close(fd);
+    return ok;
+}
+
+int write_text(const char *path, const char *format, ...) {
+    char text[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof text, format, args);
+    va_end(args);
+    return write_file(path, text) ? 0 : -1;
+}
+
+/* A message carrying a request header and three descriptors (stdin, stdout, stderr). */
+void fd_message(struct msghdr *msg, struct iovec *iov, char *header, char *control) {
+    iov->iov_base = header;
+    iov->iov_len = HEADER_LENGTH;
+    memset(msg, 0, sizeof *msg);
+    memset(control, 0, FD_CONTROL_SPACE);
+    msg->msg_iov = iov;
+    msg->msg_iovlen = 1;
+    msg->msg_control = control;
+    msg->msg_controllen = FD_CONTROL_SPACE;
+}
+
+/* Sends `len` bytes and, when count > 0, the descriptors fds[0..count) with them (SCM_RIGHTS) in one
+ * message; sendmsg's result. */
+ssize_t send_with_fds(int sock, const void *data, size_t len, const int *fds, int count, int flags) {
+    static char control[CMSG_SPACE(PG_SCM_MAX_FD * sizeof(int))];
+    struct iovec iov = {(void *)data, len};
+    struct msghdr msg;
+    memset(&msg, 0, sizeof msg);
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    if (count > 0) {
+        memset(control, 0, sizeof control);
+        msg.msg_control = control;
+        msg.msg_controllen = CMSG_SPACE(count * sizeof(int));
+        struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+        cmsg->cmsg_level = SOL_SOCKET;
+        cmsg->cmsg_type = SCM_RIGHTS;
+        cmsg->cmsg_len = CMSG_LEN(count * sizeof(int));
+        memcpy(CMSG_DATA(cmsg), fds, count * sizeof(int));
+    }
+    return sendmsg(sock, &msg, flags);
+}
