@@ -7,6 +7,7 @@ import dev.patchgrade.core.digest.Sanitizer;
 import dev.patchgrade.core.digest.TimeBasis;
 import dev.patchgrade.core.digest.TimeBuckets;
 import dev.patchgrade.core.grade.CaseRunner;
+import dev.patchgrade.core.grade.GoalSettings;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -72,11 +73,11 @@ public abstract class AbstractDigestMojo extends AbstractPatchgradeMojo {
     @Parameter(property = "patchgrade.parallel")
     private Integer parallel;
 
-    protected DigestGoal.Options options(Shard shard, boolean force) {
+    protected DigestGoal.Options options(GoalSettings settings, Shard shard, boolean force) {
         List<NormalizeRule> rules = normalize == null ? List.of()
                 : normalize.stream().map(n -> n.getName() == null ? new NormalizeRule(n.getPattern(), n.getReplacement())
                         : NormalizeRule.BASEDIR.equals(n.getName()) ? NormalizeRule.basedir(basedir()) : NormalizeRule.named(n.getName())).toList();
-        return DigestGoal.Options.builder(settings())
+        return DigestGoal.Options.builder(settings)
                 .cases(path(cases))
                 .gold(path(gold))
                 .command(list("command", command))

@@ -1,6 +1,7 @@
 package dev.patchgrade.maven;
 
 import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalSettings;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -17,7 +18,7 @@ public abstract class AbstractGradingMojo extends AbstractPatchgradeMojo {
         return true;
     }
 
-    protected void conclude(GoalResult result) throws MojoExecutionException, MojoFailureException {
-        conclude(result, testFailureIgnore);
+    protected void conclude(GoalSettings settings, GoalResult result) throws MojoExecutionException, MojoFailureException {
+        conclude(settings, result, testFailureIgnore);
     }
 }

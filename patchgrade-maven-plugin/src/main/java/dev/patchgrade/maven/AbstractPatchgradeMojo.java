@@ -3,11 +3,13 @@ package dev.patchgrade.maven;
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.grade.BuildOutcome;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.ParameterValues;
+import dev.patchgrade.core.grade.ReactorOracles;
 import dev.patchgrade.core.grade.SandboxSettings;
 import dev.patchgrade.core.launch.SandboxSpec;
-import dev.patchgrade.core.report.ConsoleText;
 import dev.patchgrade.core.report.ReactorSummary;
 import java.io.File;
 import java.nio.file.Path;
@@ -21,11 +23,12 @@ import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
-import org.codehaus.plexus.util.xml.Xpp3Dom;
 
 /**
- * What every patchgrade goal shares. {@link #execute()} is final: it handles {@code skip} once and
- * turns core setup errors into {@link MojoExecutionException}s, so no goal can forget either.
+ * What every patchgrade goal shares. {@link #execute()} is final, as JaCoCo's is: it handles {@code skip} once,
+ * resolves the execution's settings once (one reading of the reactor, its output directories created once) and
+ * hands them to {@link #executeGoal}, and turns core setup errors into {@link MojoExecutionException}s, so no goal
+ * can forget either or pay for the reactor twice.
  */
 public abstract class AbstractPatchgradeMojo extends AbstractMojo {
 
@@ -124,9 +127,11 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
             getLog().info("patchgrade: " + goal() + " skipped (" + sharedSwitch + "=true; grading goals honour it as Failsafe does)");
             return;
         }
-        warnOverriddenProperties();
+        if (mojoExecution != null) {
+            OverriddenProperties.warn(mojoExecution, session, goal(), getLog());
+        }
         try {
-            executeGoal();
+            executeGoal(resolveSettings());
         } catch (PatchgradeException e) {
             throw new MojoExecutionException(e.errorName() + ": " + e.message(MavenSuggestions.INSTANCE), e);
         } catch (java.io.UncheckedIOException e) {
@@ -136,45 +141,19 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         }
     }
 
-    /**
-     * Maven gives a parameter set in the POM precedence over its {@code -D} user property, silently. Say so
-     * for every {@code -Dpatchgrade.*} this execution's configuration overrides: a {@code -Dpatchgrade.gold}
-     * that loses to the POM must not let {@code force} overwrite the committed gold unnoticed.
-     */
-    private void warnOverriddenProperties() {
-        Xpp3Dom configuration = mojoExecution.getConfiguration();
-        if (configuration == null || session == null || mojoExecution.getMojoDescriptor() == null
-                || mojoExecution.getMojoDescriptor().getParameters() == null) {
-            return;
-        }
-        for (org.apache.maven.plugin.descriptor.Parameter parameter : mojoExecution.getMojoDescriptor().getParameters()) {
-            String expression = parameter.getExpression();
-            if (expression == null || !expression.startsWith("${patchgrade.") || !expression.endsWith("}")) {
-                continue;
-            }
-            String property = expression.substring(2, expression.length() - 1);
-            String given = session.getUserProperties().getProperty(property);
-            Xpp3Dom element = configuration.getChild(parameter.getName());
-            if (given == null || element == null) {
-                continue;
-            }
-            String configured = element.getValue();
-            if (element.getChildCount() == 0 && (configured == null || configured.equals(expression) || configured.equals(given))) {
-                continue;
-            }
-            getLog().warn("-D" + property + "=" + given + " is ignored by patchgrade:" + goal() + "@" + mojoExecution.getExecutionId()
-                    + ": the POM configures <" + parameter.getName() + ">" + (configured == null ? "" : configured) + "</"
-                    + parameter.getName() + "> for this execution, and Maven gives the POM precedence over -D. Remove <"
-                    + parameter.getName() + "> from the execution's configuration (or write ${" + property + "} there) to choose it on "
-                    + "the command line");
-        }
-    }
-
     protected abstract String goal();
 
     /** Grading goals (and {@code check}) are tests: Maven's shared test switches apply to them, as to Failsafe's goals. */
     protected boolean honoursTestSwitches() {
         return false;
+    }
+
+    /**
+     * Whether the goal starts children. One that does not ({@code check}) is given settings without a sandbox: it has
+     * nothing to hide, so no reactor to read and no directory to create.
+     */
+    protected boolean launchesChildren() {
+        return true;
     }
 
     /** {@code testFailureIgnore}, or Maven's {@code maven.test.failure.ignore} that Jenkins' Maven jobs set. */
@@ -186,32 +165,27 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         return artifactId;
     }
 
-    protected abstract void executeGoal() throws MojoExecutionException, MojoFailureException;
+    /** The goal itself, given the settings this execution resolved once. */
+    protected abstract void executeGoal(GoalSettings settings) throws MojoExecutionException, MojoFailureException;
 
-    protected GoalSettings settings() {
-        SandboxSpec.Mode mode = SandboxSpec.Mode.parse(sandbox);
-        if (mode == null) {
-            throw new PatchgradeException(ErrorName.BAD_PARAMETER, "<sandbox> (-Dpatchgrade.sandbox) must be auto, required or off (found \""
-                    + sandbox + "\")");
-        }
-        java.util.Properties userProperties = session == null ? new java.util.Properties() : session.getUserProperties();
-        if (mode != SandboxSpec.Mode.OFF) {
-            SandboxSettings.createAbsent(ModuleOracles.outputDirectories(project, reactor(), userProperties));
-        }
-        SandboxSettings sandboxSettings = new SandboxSettings(mode, ModuleOracles.ofReactor(project, reactor(), userProperties),
-                project == null ? null : project.getBasedir().toPath(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
+    /** Called once, by {@link #execute()}: the POM configuration translated into the core's settings. */
+    private GoalSettings resolveSettings() {
+        SandboxSettings sandboxSettings = !launchesChildren()
+                ? new SandboxSettings(SandboxSpec.Mode.OFF, List.of(), basedir(), List.of(), List.of(), List.of())
+                : SandboxSettings.resolve(sandbox, this::scanReactor, basedir(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
         return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
                 workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId)
                 .withSuggestions(MavenSuggestions.INSTANCE);
     }
 
-    /** Every module of the reactor, those that {@code -pl} leaves out of this build too: their oracles are on the disk all the same. */
-    private List<MavenProject> reactor() {
-        if (session == null) {
-            return List.of();
-        }
-        List<MavenProject> all = session.getAllProjects();
-        return all != null ? all : session.getProjects();
+    /**
+     * Every module of the reactor read once, those that {@code -pl} leaves out of this build too: their oracles are on
+     * the disk all the same.
+     */
+    ReactorOracles scanReactor() {
+        java.util.Properties userProperties = session == null ? new java.util.Properties() : session.getUserProperties();
+        List<MavenProject> reactor = session == null ? List.of() : session.getAllProjects() != null ? session.getAllProjects() : session.getProjects();
+        return ModuleOracles.scan(project, reactor, userProperties);
     }
 
     /** The project's base directory (the working directory where Maven gives no project). */
@@ -229,36 +203,12 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
 
     /** A command parameter; an empty {@code <arg></arg>} is an error naming the parameter. */
     protected static List<String> list(String parameter, List<String> values) {
-        return GoalSettings.command(parameter, values);
+        return ParameterValues.command(parameter, values);
     }
 
-    /**
-     * The console as core code sees it. Every line goes through {@link ConsoleText#safe}: excerpts of a candidate's
-     * output are escaped where they are cut, and this catches any that reach a message some other way, before a
-     * terminal or Jenkins' console obeys them.
-     */
+    /** The console as core code sees it, every line made safe for a terminal. */
     protected GradeLog gradeLog() {
-        return new GradeLog() {
-            @Override
-            public void info(String message) {
-                getLog().info(ConsoleText.safe(message));
-            }
-
-            @Override
-            public void warn(String message) {
-                getLog().warn(ConsoleText.safe(message));
-            }
-
-            @Override
-            public void debug(String message) {
-                getLog().debug(ConsoleText.safe(message));
-            }
-
-            @Override
-            public boolean verbose() {
-                return verbose;
-            }
-        };
+        return new MavenGradeLog(getLog(), verbose);
     }
 
     /** In a reactor, lists this module's executions on the top-level project's page. */
@@ -276,27 +226,22 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
     }
 
     /** Turns a grading result into the build outcome: error, failure, or a logged failure under testFailureIgnore. */
-    protected void conclude(GoalResult result, boolean testFailureIgnore) throws MojoExecutionException, MojoFailureException {
+    protected void conclude(GoalSettings settings, GoalResult result, boolean testFailureIgnore)
+            throws MojoExecutionException, MojoFailureException {
         summarizeReactor();
-        String reports = "see " + settings().xmlReport() + " and " + settings().jsonReport();
         if (result.error() != null) {
-            throw new MojoExecutionException(ConsoleText.safe(result.error().errorName() + ": " + result.error().message(MavenSuggestions.INSTANCE)
-                    + " (" + reports + ")"), result.error());
+            throw new MojoExecutionException(BuildOutcome.errorMessage(settings, result.error()), result.error());
         }
         if (!result.failed()) {
             return;
         }
-        StringBuilder message = new StringBuilder("patchgrade " + goal() + " (" + settings().executionId() + "): "
-                + result.failures().size() + " graded item(s) broke an oracle, worst: " + result.worst() + "; " + reports);
-        for (String failure : result.failures()) {
-            message.append(System.lineSeparator()).append("  ").append(ConsoleText.safe(failure));
-        }
+        String message = BuildOutcome.failureMessage(settings, result);
         if (failuresIgnored(testFailureIgnore)) {
-            getLog().error(message.toString());
+            getLog().error(message);
             getLog().warn((testFailureIgnore ? "testFailureIgnore" : "maven.test.failure.ignore")
                     + "=true: the build goes on despite these failures");
             return;
         }
-        throw new MojoFailureException(message.toString());
+        throw new MojoFailureException(message);
     }
 }

@@ -1,5 +1,6 @@
 package dev.patchgrade.maven;
 
+import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.ModuleCheck;
 import java.io.File;
 import java.nio.file.Path;
@@ -46,7 +47,12 @@ public class CheckMojo extends AbstractPatchgradeMojo {
     }
 
     @Override
-    protected void executeGoal() throws MojoExecutionException, MojoFailureException {
+    protected boolean launchesChildren() {
+        return false;
+    }
+
+    @Override
+    protected void executeGoal(GoalSettings settings) throws MojoExecutionException, MojoFailureException {
         Path reports = reportsDirectory.toPath();
         ModuleCheck.Result result = ModuleCheck.read(reports, buildStarted == null ? null : buildStarted.toInstant());
         for (Path stale : result.stale()) {

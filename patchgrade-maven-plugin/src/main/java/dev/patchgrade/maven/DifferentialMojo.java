@@ -5,6 +5,7 @@ import dev.patchgrade.core.classify.Comparison;
 import dev.patchgrade.core.differential.DifferentialGoal;
 import dev.patchgrade.core.differential.Seed;
 import dev.patchgrade.core.grade.CaseRunner;
+import dev.patchgrade.core.grade.GoalSettings;
 import java.io.File;
 import java.util.Collections;
 import java.util.List;
@@ -111,8 +112,8 @@ public class DifferentialMojo extends AbstractGradingMojo {
     }
 
     @Override
-    protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        conclude(DifferentialGoal.grade(DifferentialGoal.builder(settings())
+    protected void executeGoal(GoalSettings settings) throws MojoExecutionException, MojoFailureException {
+        conclude(settings, DifferentialGoal.grade(DifferentialGoal.builder(settings)
                 .reference(list("reference", reference))
                 .candidate(list("candidate", candidate))
                 .referenceDigest(path(referenceDigest))

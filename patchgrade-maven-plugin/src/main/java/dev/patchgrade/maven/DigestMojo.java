@@ -2,6 +2,7 @@ package dev.patchgrade.maven;
 
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.digest.DigestGoal;
+import dev.patchgrade.core.grade.GoalSettings;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
@@ -53,7 +54,7 @@ public class DigestMojo extends AbstractDigestMojo {
     }
 
     @Override
-    protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        conclude(DigestGoal.grade(options(Shard.parse(shard), false).keepingAll(keepAll), gradeLog()), testFailureIgnore);
+    protected void executeGoal(GoalSettings settings) throws MojoExecutionException, MojoFailureException {
+        conclude(settings, DigestGoal.grade(options(settings, Shard.parse(shard), false).keepingAll(keepAll), gradeLog()), testFailureIgnore);
     }
 }

@@ -4,6 +4,7 @@ import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.count.CounterMode;
 import dev.patchgrade.core.envelope.EnvelopeGoal;
 import dev.patchgrade.core.envelope.HostCheck;
+import dev.patchgrade.core.grade.GoalSettings;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -65,8 +66,8 @@ public class EnvelopeMojo extends AbstractGradingMojo {
     }
 
     @Override
-    protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        conclude(EnvelopeGoal.grade(EnvelopeGoal.grading(settings())
+    protected void executeGoal(GoalSettings settings) throws MojoExecutionException, MojoFailureException {
+        conclude(settings, EnvelopeGoal.grade(EnvelopeGoal.grading(settings)
                 .envelope(path(envelope))
                 .command(list("command", command))
                 .expectStdout(path(expectStdout))

@@ -1,6 +1,7 @@
 package dev.patchgrade.maven;
 
 import dev.patchgrade.core.classify.ThreeColumnGoal;
+import dev.patchgrade.core.grade.GoalSettings;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -35,7 +36,7 @@ public class FreezeReferenceMojo extends AbstractPatchgradeMojo {
     }
 
     @Override
-    protected void executeGoal() {
-        ThreeColumnGoal.freeze(settings(), list("reference", reference), path(referenceHome), path(referenceDigest), force, gradeLog());
+    protected void executeGoal(GoalSettings settings) {
+        ThreeColumnGoal.freeze(settings, list("reference", reference), path(referenceHome), path(referenceDigest), force, gradeLog());
     }
 }

@@ -2,6 +2,7 @@ package dev.patchgrade.maven;
 
 import dev.patchgrade.core.coverage.PatchCoverageGoal;
 import dev.patchgrade.core.grade.CaseRunner;
+import dev.patchgrade.core.grade.GoalSettings;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -57,8 +58,8 @@ public class PatchCoverageMojo extends AbstractGradingMojo {
     }
 
     @Override
-    protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        PatchCoverageGoal.Options options = PatchCoverageGoal.Options.builder(settings())
+    protected void executeGoal(GoalSettings settings) throws MojoExecutionException, MojoFailureException {
+        PatchCoverageGoal.Options options = PatchCoverageGoal.Options.builder(settings)
                 .cases(path(cases))
                 .command(list("command", command))
                 .base(base)
@@ -68,6 +69,6 @@ public class PatchCoverageMojo extends AbstractGradingMojo {
                 .timeoutSeconds(timeout)
                 .parallel(CaseRunner.workers(parallel))
                 .build();
-        conclude(PatchCoverageGoal.grade(options, gradeLog()));
+        conclude(settings, PatchCoverageGoal.grade(options, gradeLog()));
     }
 }

@@ -2,6 +2,7 @@ package dev.patchgrade.maven;
 
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.digest.DigestGoal;
+import dev.patchgrade.core.grade.GoalSettings;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
 
@@ -31,7 +32,7 @@ public class RecordDigestMojo extends AbstractDigestMojo {
     }
 
     @Override
-    protected void executeGoal() {
-        DigestGoal.record(options(Shard.ALL, force), gradeLog());
+    protected void executeGoal(GoalSettings settings) {
+        DigestGoal.record(options(settings, Shard.ALL, force), gradeLog());
     }
 }

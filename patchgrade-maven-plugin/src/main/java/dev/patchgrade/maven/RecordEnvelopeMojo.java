@@ -3,6 +3,7 @@ package dev.patchgrade.maven;
 import dev.patchgrade.core.count.CounterMode;
 import dev.patchgrade.core.envelope.EnvelopeGoal;
 import dev.patchgrade.core.envelope.Slack;
+import dev.patchgrade.core.grade.GoalSettings;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugins.annotations.Mojo;
@@ -77,8 +78,8 @@ public class RecordEnvelopeMojo extends AbstractPatchgradeMojo {
     }
 
     @Override
-    protected void executeGoal() {
-        EnvelopeGoal.record(EnvelopeGoal.recording(settings())
+    protected void executeGoal(GoalSettings settings) {
+        EnvelopeGoal.record(EnvelopeGoal.recording(settings)
                 .envelope(path(envelope))
                 .command(list("command", command))
                 .timeoutSeconds(timeout)

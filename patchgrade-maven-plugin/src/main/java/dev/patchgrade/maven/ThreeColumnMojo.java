@@ -4,6 +4,7 @@ import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.classify.Comparison;
 import dev.patchgrade.core.classify.ThreeColumnGoal;
 import dev.patchgrade.core.grade.CaseRunner;
+import dev.patchgrade.core.grade.GoalSettings;
 import java.io.File;
 import java.util.List;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -70,8 +71,8 @@ public class ThreeColumnMojo extends AbstractGradingMojo {
     }
 
     @Override
-    protected void executeGoal() throws MojoExecutionException, MojoFailureException {
-        conclude(ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings())
+    protected void executeGoal(GoalSettings settings) throws MojoExecutionException, MojoFailureException {
+        conclude(settings, ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings)
                 .cases(path(cases))
                 .reference(list("reference", reference))
                 .candidate(list("candidate", candidate))

@@ -13,7 +13,7 @@ import dev.patchgrade.core.digest.GoldStore;
 import dev.patchgrade.core.digest.NormalizeRule;
 import dev.patchgrade.core.digest.TimeBuckets;
 import dev.patchgrade.core.grade.CaseRunner;
-import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.ParameterValues;
 import dev.patchgrade.core.grade.ModuleCheck;
 import dev.patchgrade.core.grade.SandboxHints;
 import dev.patchgrade.core.host.Toolchain;
@@ -87,7 +87,7 @@ class MavenSuggestionsTest {
                 .isEqualTo("rule name \"home\" in <normalize> is unknown; the one named rule is basedir (<normalize><rule>basedir</rule></normalize>); "
                         + "otherwise give <pattern> and <replacement>");
         assertThat(shownByMaven(() -> GoldStore.read(dir.resolve("none"), TimeBuckets.OFF))).endsWith("or fix the path in <gold>");
-        assertThat(shownByMaven(() -> GoalSettings.command("command", java.util.Arrays.asList("x", null))))
+        assertThat(shownByMaven(() -> ParameterValues.command("command", java.util.Arrays.asList("x", null))))
                 .startsWith("<command> has an empty argument (argument 2 of 2)");
         assertThat(new PatchgradeException(ErrorName.BAD_PARAMETER, "names no setting").message(maven)).as("shown as written")
                 .isEqualTo("names no setting");

@@ -33,7 +33,7 @@ class ModuleOraclesTest {
         build.addTestResource(testResources);
         Plugin plugin = new Plugin();
         plugin.setGroupId("dev.patchgrade");
-        plugin.setArtifactId(ModuleOracles.PLUGIN_ARTIFACT);
+        plugin.setArtifactId(PluginConfigurations.PLUGIN_ARTIFACT);
         PluginExecution execution = new PluginExecution();
         execution.setId("digest");
         execution.setConfiguration(executionConfiguration);
@@ -45,6 +45,11 @@ class ModuleOraclesTest {
         MavenProject project = new MavenProject(model);
         project.setFile(new File(base.resolve("pom.xml").toString()));
         return project;
+    }
+
+    /** What one reading of the reactor hides from the runs of {@code module}, with no {@code -D} properties given. */
+    private static List<Path> hiddenIn(MavenProject module, List<MavenProject> reactor) {
+        return ModuleOracles.scan(module, reactor, new java.util.Properties()).oracles();
     }
 
     private static Xpp3Dom configuration(String... namesAndValues) {
@@ -61,7 +66,7 @@ class ModuleOraclesTest {
     void aSiblingModulesOraclesReportsAndKeptStreamsAreHiddenToo() {
         MavenProject billing = module("billing", configuration("gold", "src/test/patchgrade/gold"));
         MavenProject scoring = module("scoring", configuration("cases", "golden/cases.jsonl", "reportsDirectory", "out/reports"));
-        List<Path> hidden = ModuleOracles.ofReactor(billing, List.of(billing, scoring));
+        List<Path> hidden = hiddenIn(billing, List.of(billing, scoring));
         assertThat(hidden).contains(
                 ROOT.resolve("billing/src/test/patchgrade/gold"),
                 ROOT.resolve("scoring/src/test/patchgrade/cases.jsonl"),
@@ -79,7 +84,7 @@ class ModuleOraclesTest {
     @Test
     void withoutASessionOnlyTheModulesOwnOraclesAreKnown() {
         MavenProject billing = module("billing", configuration("gold", "src/test/patchgrade/gold"));
-        assertThat(ModuleOracles.ofReactor(billing, null)).isEqualTo(ModuleOracles.of(billing));
+        assertThat(hiddenIn(billing, null)).isEqualTo(ModuleOracles.of(billing));
     }
 
     @Test
@@ -103,7 +108,7 @@ class ModuleOraclesTest {
     void aSiblingsCopiedOraclesAreHiddenToo() {
         MavenProject billing = module("billing", configuration());
         MavenProject scoring = module("scoring", configuration("gold", "src/test/resources/gold"));
-        assertThat(ModuleOracles.ofReactor(billing, List.of(billing, scoring))).contains(ROOT.resolve("scoring/target/test-classes/gold"));
+        assertThat(hiddenIn(billing, List.of(billing, scoring))).contains(ROOT.resolve("scoring/target/test-classes/gold"));
     }
 
     @Test
@@ -122,7 +127,7 @@ class ModuleOraclesTest {
         // The reference's home: its executable's directory (not built yet, the home it will have).
         assertThat(ModuleOracles.of(billing)).contains(ROOT.resolve("billing/target/bin/frozen"),
                 ROOT.resolve("billing/src/test/patchgrade/reference.sha256")).doesNotContain(ROOT.resolve("billing/scan"));
-        assertThat(ModuleOracles.ofReactor(scoring, List.of(billing, scoring))).contains(ROOT.resolve("billing/target/bin/frozen"));
+        assertThat(hiddenIn(scoring, List.of(billing, scoring))).contains(ROOT.resolve("billing/target/bin/frozen"));
     }
 
     /** A reference run by an interpreter is its referenceHome: hidden; the system's interpreter never is, nor a home by default. */
@@ -207,7 +212,7 @@ class ModuleOraclesTest {
         MavenProject scoring = module("scoring", configuration());
         MavenProject plain = module("plain", configuration());
         plain.getBuild().setPlugins(new java.util.ArrayList<>());
-        assertThat(ModuleOracles.outputDirectories(billing, List.of(billing, scoring, plain), new java.util.Properties())).contains(
+        assertThat(ModuleOracles.scan(billing, List.of(billing, scoring, plain), new java.util.Properties()).outputDirectories()).contains(
                 ROOT.resolve("billing/target/tenths-reports"), ROOT.resolve("billing/target/patchgrade"), ROOT.resolve("scoring/target/patchgrade-reports"),
                 ROOT.resolve("scoring/target/patchgrade")).as("a module without the plugin gets no directory").noneMatch(p -> p.startsWith(ROOT.resolve("plain")));
     }
@@ -220,7 +225,7 @@ class ModuleOraclesTest {
         user.setProperty("patchgrade.cases", ROOT.resolve("elsewhere/cases.jsonl").toString());
         MavenProject scoring = module("scoring", configuration());
         scoring.getProperties().setProperty("patchgrade.reportsDirectory", "build/reports");
-        List<Path> hidden = ModuleOracles.ofReactor(billing, List.of(billing, scoring), user);
+        List<Path> hidden = ModuleOracles.scan(billing, List.of(billing, scoring), user).oracles();
         assertThat(hidden).contains(ROOT.resolve("billing/src/test/resources/gold"), ROOT.resolve("billing/target/test-classes/gold"),
                 ROOT.resolve("elsewhere/cases.jsonl"), ROOT.resolve("scoring/build/reports"));
     }
@@ -232,7 +237,7 @@ class ModuleOraclesTest {
         strict.setId("strict");
         org.apache.maven.model.BuildBase build = new org.apache.maven.model.BuildBase();
         Plugin plugin = new Plugin();
-        plugin.setArtifactId(ModuleOracles.PLUGIN_ARTIFACT);
+        plugin.setArtifactId(PluginConfigurations.PLUGIN_ARTIFACT);
         plugin.setConfiguration(configuration("gold", "strict/gold"));
         build.addPlugin(plugin);
         strict.setBuild(build);
@@ -248,7 +253,7 @@ class ModuleOraclesTest {
         nightly.setId("nightly");
         org.apache.maven.model.BuildBase build = new org.apache.maven.model.BuildBase();
         Plugin plugin = new Plugin();
-        plugin.setArtifactId(ModuleOracles.PLUGIN_ARTIFACT);
+        plugin.setArtifactId(PluginConfigurations.PLUGIN_ARTIFACT);
         PluginExecution execution = new PluginExecution();
         execution.setId("nightly-digest");
         execution.setConfiguration(configuration("gold", ROOT.resolve("billing/golden/nightly").toString()));
@@ -258,7 +263,7 @@ class ModuleOraclesTest {
         parent.getModel().addProfile(nightly);
         MavenProject child = module("billing", configuration("command", "/bin/true"));
         child.setParent(parent);
-        assertThat(ModuleOracles.ofReactor(child, List.of(child))).contains(ROOT.resolve("billing/golden/nightly"));
+        assertThat(hiddenIn(child, List.of(child))).contains(ROOT.resolve("billing/golden/nightly"));
     }
 
     /** MAVEN_OPTS=-Dpatchgrade.gold=... names an oracle as much as -D on the command line (Maven reads both). */
@@ -266,7 +271,7 @@ class ModuleOraclesTest {
     void aJvmSystemPropertyNamesAnOracleToo() {
         System.setProperty("patchgrade.gold", ROOT.resolve("billing/jvm-gold").toString());
         try {
-            assertThat(ModuleOracles.ofReactor(module("billing", configuration()), List.of())).contains(ROOT.resolve("billing/jvm-gold"));
+            assertThat(hiddenIn(module("billing", configuration()), List.of())).contains(ROOT.resolve("billing/jvm-gold"));
         } finally {
             System.clearProperty("patchgrade.gold");
         }
@@ -280,6 +285,6 @@ class ModuleOraclesTest {
         nightly.setId("nightly");
         nightly.addProperty("patchgrade.gold", ROOT.resolve("billing/nightly-gold").toString());
         billing.getModel().addProfile(nightly);
-        assertThat(ModuleOracles.ofReactor(billing, List.of())).contains(ROOT.resolve("billing/nightly-gold"));
+        assertThat(hiddenIn(billing, List.of())).contains(ROOT.resolve("billing/nightly-gold"));
     }
 }

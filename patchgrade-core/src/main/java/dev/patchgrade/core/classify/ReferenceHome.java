@@ -3,12 +3,15 @@ package dev.patchgrade.core.classify;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.grade.RunInputs;
+import dev.patchgrade.core.launch.ChildEnvironment;
+import dev.patchgrade.core.launch.ExecutableCheck;
 import dev.patchgrade.core.launch.SandboxSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The frozen reference: what lives under its home ({@code referenceHome}, default the executable's directory, or
@@ -110,6 +113,29 @@ public record ReferenceHome(Path home, List<Path> frozen, boolean configured) {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /**
+     * What of a reference the runs of every other execution must not see, read from its configuration alone (any of
+     * them could run it and print its answers): its default home, or where that home holds the project, the
+     * executable alone (the goal warns there); {@code null} for a program of the system (the goal itself asks for
+     * {@code referenceHome}) or a bare name found nowhere.
+     *
+     * @param program the reference command's first word
+     * @param environment the execution's {@code environment}: its {@code PATH} decides which program a bare name is
+     */
+    public static Path hiddenFromOtherRuns(String program, Path workingDirectory, Map<String, String> environment, Path projectBase) {
+        ExecutableCheck.Resolution executable = ExecutableCheck.resolve(program, workingDirectory, ChildEnvironment.pinned(environment));
+        // Not built yet: the home its path will have is hidden all the same.
+        Path path = executable.path() != null ? executable.path() : program.contains("/") ? workingDirectory.resolve(program).normalize() : null;
+        if (path == null) {
+            return null;
+        }
+        Path home = defaultHome(path);
+        if (home == null || system(home)) {
+            return null;
+        }
+        return projectBase.toAbsolutePath().normalize().startsWith(home) ? path : home;
     }
 
     /** The executable's directory, or the prefix above a {@code bin} directory; links followed to where the file is. */

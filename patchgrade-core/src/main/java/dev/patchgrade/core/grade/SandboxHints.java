@@ -106,18 +106,10 @@ public final class SandboxHints {
 
     private static boolean underAny(Path path, List<Path> hidden) {
         for (Path area : hidden) {
-            if (area != null && (path.startsWith(area.toAbsolutePath().normalize()) || real(path).startsWith(real(area)))) {
+            if (area != null && (path.startsWith(area.toAbsolutePath().normalize()) || SandboxSpecOfGoal.sameFile(path).startsWith(SandboxSpecOfGoal.sameFile(area)))) {
                 return true;
             }
         }
         return false;
-    }
-
-    private static Path real(Path path) {
-        try {
-            return path.toRealPath();
-        } catch (java.io.IOException | SecurityException e) {
-            return path.toAbsolutePath().normalize();
-        }
     }
 }

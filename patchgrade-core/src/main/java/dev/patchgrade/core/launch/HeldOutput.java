@@ -39,7 +39,7 @@ final class HeldOutput {
             }
             Files.copy(stdout, out, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
             Files.copy(stderr, err, StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
-            // A copy takes its source's mode: never a set-user-ID file in target/ (red team 20).
+            // A copy takes its source's mode: never a set-user-ID file in target/, where anyone could run it.
             RunFiles.plainMode(out);
             RunFiles.plainMode(err);
         } catch (IOException e) {

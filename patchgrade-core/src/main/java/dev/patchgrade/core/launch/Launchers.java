@@ -121,8 +121,8 @@ public final class Launchers {
 
     /**
      * While a launcher runs children outside the sandbox, this JVM is not dumpable. A child of the same user could
-     * otherwise open /proc/JVM/mem (a red-team child read the run's token there, and rewrote the heap) and
-     * /proc/JVM/fd (it wrote a forged answer with that token into the helper's reply pipe): a non-root user's
+     * otherwise open /proc/JVM/mem (to read the run's token there, and rewrite the heap) and
+     * /proc/JVM/fd (to write a forged answer with that token into the helper's reply pipe): a non-root user's
      * verdict would then be as forgeable as root's. Counted, so the JVM is dumpable again, as it was, after the last.
      */
     static final class UndumpableJvm {

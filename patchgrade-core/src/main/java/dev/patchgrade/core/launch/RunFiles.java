@@ -79,8 +79,8 @@ final class RunFiles {
             Usage usage, long wallMicros, int leftovers, Runnable free) {
         boolean held = false;
         try {
-            // The run owned its output files and could change their mode: a kept stream made set-user-ID (red team 20)
-            // was left in target/ for anyone to run. Every process that held them is gone by now.
+            // The run owned its output files and could change their mode: a kept stream made set-user-ID
+            // would be left in target/ for anyone to run. Every process that held them is gone by now.
             plainMode(stdout);
             plainMode(stderr);
             beyondAnyCap(stdout, request.outputLimitBytes());
@@ -108,7 +108,7 @@ final class RunFiles {
 
     /**
      * A stream far larger than its cap was not written by writes, which the cap stops (fallocate's INSERT_RANGE made
-     * one of 8 TB in a millisecond, holes read as zeros: red team 20): an error, never hours of hashing.
+     * one of 8 TB in a millisecond, holes read as zeros): an error, never hours of hashing.
      */
     private static void beyondAnyCap(Path file, long cap) {
         long size;

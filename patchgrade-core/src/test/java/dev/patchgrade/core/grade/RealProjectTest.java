@@ -309,7 +309,7 @@ class RealProjectTest {
 
     @Test
     void emptyArgumentsAndEnvironmentValuesAreErrorsNamingTheParameter() {
-        assertThatThrownBy(() -> GoalSettings.command("command", java.util.Arrays.asList("target/lua", null)))
+        assertThatThrownBy(() -> ParameterValues.command("command", java.util.Arrays.asList("target/lua", null)))
                 .isInstanceOf(PatchgradeException.class)
                 .hasMessage("the command setting has an empty argument (argument 2 of 2); remove it, or give it a value: the build tool "
                         + "cannot pass an empty argument on");

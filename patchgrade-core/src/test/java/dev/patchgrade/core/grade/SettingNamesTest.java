@@ -40,7 +40,7 @@ class SettingNamesTest {
                 catchThrowableOfType(PatchgradeException.class, () -> NormalizeRule.named("home")).getMessage(),
                 catchThrowableOfType(PatchgradeException.class, () -> TimeBuckets.checkSlack(0.5)).getMessage(),
                 catchThrowableOfType(PatchgradeException.class, () -> GoldStore.read(dir.resolve("none"), TimeBuckets.OFF)).getMessage(),
-                catchThrowableOfType(PatchgradeException.class, () -> GoalSettings.command("reference", java.util.Arrays.asList("x", ""))).getMessage(),
+                catchThrowableOfType(PatchgradeException.class, () -> ParameterValues.command("reference", java.util.Arrays.asList("x", ""))).getMessage(),
                 catchThrowableOfType(PatchgradeException.class, () -> new GoalSettings("digest", "e", dir, dir, dir,
                         java.util.Collections.singletonMap("LUA_PATH", null))).getMessage(),
                 SandboxHints.forStderr("/a/b.so: Read-only file system", List.of(), List.of(), null, Suggestions.PLAIN).get(0),

@@ -1,0 +1,31 @@
+package dev.patchgrade.core.grade;
+
+import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.report.ConsoleText;
+
+/**
+ * The message a build ends a grading execution with, its error or its failures, pointing at the reports that hold
+ * the whole of it. The build tool only decides what kind of failure it is.
+ */
+public final class BuildOutcome {
+    private BuildOutcome() {}
+
+    /** The setup error that stopped grading: its name, its message with the settings named as the build tool shows them. */
+    public static String errorMessage(GoalSettings settings, PatchgradeException error) {
+        return ConsoleText.safe(error.errorName() + ": " + error.message(settings.suggestions()) + " (" + reports(settings) + ")");
+    }
+
+    /** The graded items that broke an oracle, one line each, under a line that says how many and the worst. */
+    public static String failureMessage(GoalSettings settings, GoalResult result) {
+        StringBuilder message = new StringBuilder("patchgrade " + settings.goal() + " (" + settings.executionId() + "): "
+                + result.failures().size() + " graded item(s) broke an oracle, worst: " + result.worst() + "; " + reports(settings));
+        for (String failure : result.failures()) {
+            message.append(System.lineSeparator()).append("  ").append(ConsoleText.safe(failure));
+        }
+        return message.toString();
+    }
+
+    private static String reports(GoalSettings settings) {
+        return "see " + settings.xmlReport() + " and " + settings.jsonReport();
+    }
+}
