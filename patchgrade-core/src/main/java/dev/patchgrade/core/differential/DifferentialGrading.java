@@ -19,6 +19,8 @@ import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.report.DifferentialSection;
+import dev.patchgrade.core.report.SectionView;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -321,6 +323,11 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
     @Override
     protected RowReport<Row> report() {
         return report;
+    }
+
+    @Override
+    protected SectionView section() {
+        return new DifferentialSection();
     }
 
     @Override

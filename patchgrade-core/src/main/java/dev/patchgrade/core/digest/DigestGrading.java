@@ -16,6 +16,8 @@ import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.report.DigestSection;
+import dev.patchgrade.core.report.SectionView;
 import dev.patchgrade.core.report.FirstDifference;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -169,6 +171,11 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     @Override
     protected RowReport<Row> report() {
         return report;
+    }
+
+    @Override
+    protected SectionView section() {
+        return new DigestSection();
     }
 
     @Override
