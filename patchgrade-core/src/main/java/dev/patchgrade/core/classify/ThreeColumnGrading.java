@@ -15,6 +15,8 @@ import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.launch.CapturedStream;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.report.SectionView;
+import dev.patchgrade.core.report.ThreeColumnSection;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -206,6 +208,11 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     @Override
     protected RowReport<Row> report() {
         return report;
+    }
+
+    @Override
+    protected SectionView section() {
+        return new ThreeColumnSection();
     }
 
     @Override

@@ -10,7 +10,9 @@ import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.coverage.PatchCoverageGoal.Options;
 import dev.patchgrade.core.grade.CaseRunner;
 import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalReports;
 import dev.patchgrade.core.grade.GoalRun;
+import dev.patchgrade.core.report.PatchCoverageSection;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
 import dev.patchgrade.core.launch.LaunchRequest;
@@ -58,10 +60,10 @@ final class PatchCoverageGrading {
         GoalSettings settings = options.settings();
         PatchCoverageGrading grading = new PatchCoverageGrading(options);
         return GoalRun.grade(settings, settings.className(), e -> GoalRun.head("goal", "patch-coverage", "execution", settings.executionId(),
-                "verdict", "error"), log, () -> grading.run(log));
+                "verdict", "error"), PatchCoverageSection::new, log, reports -> grading.run(log, reports));
     }
 
-    private GoalResult run(GradeLog log) throws IOException {
+    private GoalResult run(GradeLog log, GoalReports reports) throws IOException {
         long started = System.nanoTime();
         PatchCoverageGoal.validate(options);
         CaseRunner.requireWorkers(options.run().parallel());
@@ -129,7 +131,7 @@ final class PatchCoverageGrading {
                     + "): a run that ends by a signal or _exit() skips the data's writing at exit");
         }
         PatchCoverageReport report = new PatchCoverageReport(options, patch, gcov, files, counts[0], timedOut, counts[1], withoutData, counts[2]);
-        return report.write(log, (System.nanoTime() - started) / 1e9);
+        return report.write(reports, log, (System.nanoTime() - started) / 1e9);
     }
 
     private static void named(List<String> names, String id) {

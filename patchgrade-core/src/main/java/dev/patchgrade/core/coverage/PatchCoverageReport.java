@@ -5,6 +5,7 @@ import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.coverage.PatchCoverageGoal.Options;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalRun;
+import dev.patchgrade.core.grade.GoalReports;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ConsoleTable;
@@ -55,9 +56,9 @@ final class PatchCoverageReport {
         this.withoutDataCount = withoutDataCount;
     }
 
-    GoalResult write(GradeLog log, double seconds) {
+    GoalResult write(GoalReports reports, GradeLog log, double seconds) {
         List<String> failures = new ArrayList<>();
-        try (ExecutionReport report = GoalRun.openReport(settings, settings.className(), "files")) {
+        try (ExecutionReport report = reports.open(settings.className(), "files")) {
             if (files.isEmpty()) {
                 String message = "git diff " + options.base() + " changes no line of a C or C++ file under " + patch.root() + ": nothing to measure";
                 report.add(new CaseOutcome("(no C/C++ changes)", 0, CaseOutcome.Status.SKIPPED, null, message, message, null, null), null);
@@ -69,7 +70,7 @@ final class PatchCoverageReport {
                 }
                 report.add(outcome(file, below), row(file, below));
             }
-            GoalRun.finish(settings, report, seconds, head(failures.isEmpty()));
+            reports.finish(report, seconds, head(failures.isEmpty()));
         }
         printTable(log);
         List<String> kept = failures.size() <= GoalResult.LINES_KEPT ? failures : failures.subList(0, GoalResult.LINES_KEPT);

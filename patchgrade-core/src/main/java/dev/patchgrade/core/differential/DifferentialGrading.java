@@ -4,7 +4,6 @@ import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.cases.Case;
-import dev.patchgrade.core.classify.Comparison;
 import dev.patchgrade.core.classify.ReferenceHome;
 import dev.patchgrade.core.classify.ReferenceLaunchers;
 import dev.patchgrade.core.classify.ThreeColumnGoal;
@@ -14,18 +13,12 @@ import dev.patchgrade.core.grade.CaseGrading;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.grade.RunInputs;
-import dev.patchgrade.core.launch.CapturedStream;
-import dev.patchgrade.core.launch.ChildEnvironment;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
-import java.io.BufferedReader;
+import dev.patchgrade.core.report.DifferentialSection;
+import dev.patchgrade.core.report.SectionView;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.Reader;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,7 +32,7 @@ import java.util.Objects;
  * see it prints the same cases for the seed), then every generated case of the shard run on both binaries,
  * compared on stdout and exit status, and each differing case shrunk.
  */
-final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Row> {
+final class DifferentialGrading extends CaseGrading<Case, DifferentialRow> {
     private static final String WHY_FROZEN = "a reference that changed is no longer the behaviour the candidate must keep";
 
     private final Options options;
@@ -49,33 +42,6 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
     private List<Case> graded = List.of();
     private Path referenceBinary;
     private ReferenceLaunchers launchers;
-
-    /**
-     * One graded case.
-     *
-     * @param shrunk the smallest input found that still differs, or {@code null} where the case did not differ or was not shrunk
-     */
-    record Row(Case testCase, LaunchResult reference, LaunchResult candidate, DifferentialPattern pattern, Shrunk shrunk) {
-        /** The input the report leads with: the smallest where there is one. */
-        Case shown() {
-            return shrunk == null ? testCase : shrunk.smallest();
-        }
-    }
-
-    /**
-     * A differing case cut down.
-     *
-     * @param smallest the smallest input on which the two still differ (the original where nothing could go)
-     * @param reference the reference's run on it
-     * @param candidate the candidate's run on it
-     * @param runPairs the extra runs of both that shrinking took
-     * @param budgetSpent it stopped at the budget, not at a 1-minimal input
-     */
-    record Shrunk(Case smallest, LaunchResult reference, LaunchResult candidate, int runPairs, boolean budgetSpent) {
-        boolean smaller(Case original) {
-            return !(smallest.args().equals(original.args()) && Objects.equals(smallest.stdin(), original.stdin()));
-        }
-    }
 
     DifferentialGrading(Options options, Seed seed) {
         super(options.settings(), options.run().shard(), options.run().parallel(), "cases");
@@ -201,14 +167,14 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
 
 
     @Override
-    protected Row gradeCase(Case c) {
+    protected DifferentialRow gradeCase(Case c) {
         String stem = SafeNames.stem(c.id());
         Pair pair = runPair(c);
-        DifferentialPattern pattern = classify(options.comparison(), pair.reference(), pair.candidate());
+        DifferentialPattern pattern = DifferentialPattern.of(options.comparison(), pair.reference(), pair.candidate());
         // Held until now: only what people look at becomes a file (most cases agree, and their streams never leave scratch).
         Pair shown = !pattern.passed() || options.run().keepAll() ? pair.keep(settings.streamsDirectory(), stem) : pair.release();
-        Shrunk shrunk = pattern == DifferentialPattern.CANDIDATE_DIFFERS && options.shrink() ? shrink(c, stem, shown) : null;
-        return new Row(c, shown.reference(), shown.candidate(), pattern, shrunk);
+        DifferentialRow.Shrunk shrunk = pattern == DifferentialPattern.CANDIDATE_DIFFERS && options.shrink() ? shrink(c, stem, shown) : null;
+        return new DifferentialRow(c, shown.reference(), shown.candidate(), pattern, shrunk);
     }
 
     /** The reference's and the candidate's run on one input, their output held in the launchers' scratch or kept as files. */
@@ -236,7 +202,7 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
      * Cuts the case down while the two still differ. Each try's output is held while it is the smallest so far and let
      * go when a smaller one replaces it or when it did not differ; the last one kept becomes files beside the case's.
      */
-    private Shrunk shrink(Case c, String stem, Pair original) {
+    private DifferentialRow.Shrunk shrink(Case c, String stem, Pair original) {
         Pair[] best = {null};
         Case[] smallest = {c};
         InputShrinker.Shrunk shrunk = InputShrinker.shrink(new InputShrinker.Input(c.args(), c.stdin()), input -> {
@@ -244,7 +210,7 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
             Pair pair = runPair(trial);
             boolean differs;
             try {
-                differs = classify(options.comparison(), pair.reference(), pair.candidate()) == DifferentialPattern.CANDIDATE_DIFFERS;
+                differs = DifferentialPattern.of(options.comparison(), pair.reference(), pair.candidate()) == DifferentialPattern.CANDIDATE_DIFFERS;
             } catch (RuntimeException e) {
                 pair.release();
                 throw e;
@@ -261,49 +227,18 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
             return differs;
         }, options.shrinkBudget());
         if (best[0] == null) {
-            return new Shrunk(c, original.reference(), original.candidate(), shrunk.tests(), shrunk.budgetSpent());
+            return new DifferentialRow.Shrunk(c, original.reference(), original.candidate(), shrunk.tests(), shrunk.budgetSpent());
         }
         // The smallest input is the last one that differed: each was smaller than the one before. '~' and a word no
         // hashed stem ends with: no other case's stream files have these names.
         Pair kept = best[0].keep(settings.streamsDirectory(), stem + "~smallest");
-        return new Shrunk(smallest[0], kept.reference(), kept.candidate(), shrunk.tests(), shrunk.budgetSpent());
+        return new DifferentialRow.Shrunk(smallest[0], kept.reference(), kept.candidate(), shrunk.tests(), shrunk.budgetSpent());
     }
 
     /** The stream files a row kept (none for output that was let go). */
     static List<Path> files(LaunchResult reference, LaunchResult candidate) {
         return java.util.stream.Stream.of(reference.stdout().file(), reference.stderr().file(), candidate.stdout().file(), candidate.stderr().file())
                 .filter(Objects::nonNull).toList();
-    }
-
-    /**
-     * How a run pair compares: out of time, else the same exit status (or signal) and stdout under the rule, or not.
-     * Only stdout and the exit status count; stderr is kept beside the case.
-     */
-    static DifferentialPattern classify(Comparison rule, LaunchResult reference, LaunchResult candidate) {
-        if (reference.timedOut() || candidate.timedOut()) {
-            return DifferentialPattern.TIMEOUT;
-        }
-        boolean sameEnd = Objects.equals(reference.exitCode(), candidate.exitCode()) && Objects.equals(reference.signal(), candidate.signal())
-                && reference.outputLimited() == candidate.outputLimited();
-        if (!sameEnd) {
-            // Unread: a different exit already decides, and the comparison would read streams for nothing.
-            return DifferentialPattern.CANDIDATE_DIFFERS;
-        }
-        return compare(rule, stdout(reference), stdout(candidate)) ? DifferentialPattern.PASS_AGREE : DifferentialPattern.CANDIDATE_DIFFERS;
-    }
-
-    /** Compares and closes both sides; closing a kept output checks it still holds what was captured. */
-    private static boolean compare(Comparison rule, Reader left, Reader right) {
-        try (left; right) {
-            return rule.equal(left, right);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read an output back to compare it", e);
-        }
-    }
-
-    /** Bytes as ISO-8859-1 characters, so comparisons are byte-exact whatever the encoding. */
-    private static Reader stdout(LaunchResult result) {
-        return new BufferedReader(new InputStreamReader(CapturedStream.open(result.stdout()), StandardCharsets.ISO_8859_1));
     }
 
     private LaunchResult run(Launcher launcher, List<String> command, Case c, String parameter) {
@@ -314,13 +249,18 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialGrading.Ro
     }
 
     @Override
-    protected boolean failing(Row row) {
+    protected boolean failing(DifferentialRow row) {
         return !row.pattern().passed();
     }
 
     @Override
-    protected RowReport<Row> report() {
+    protected RowReport<DifferentialRow> report() {
         return report;
+    }
+
+    @Override
+    protected SectionView section() {
+        return new DifferentialSection();
     }
 
     @Override

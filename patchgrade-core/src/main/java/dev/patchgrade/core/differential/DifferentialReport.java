@@ -9,8 +9,6 @@ import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.cases.Case;
 import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.differential.DifferentialGoal.Options;
-import dev.patchgrade.core.differential.DifferentialGrading.Row;
-import dev.patchgrade.core.differential.DifferentialGrading.Shrunk;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.GoalSettings;
@@ -36,7 +34,7 @@ import java.util.Map;
  * input that still differs), the JSON row, the feedback line of a differing case, the console table. It keeps the
  * pattern counts and the first few failures, never the cases.
  */
-final class DifferentialReport implements RowReport<Row> {
+final class DifferentialReport implements RowReport<DifferentialRow> {
     private static final int TABLE_ROWS = 30;
     /** How much of an input's JSON a failure's body shows, and its one-line message. */
     private static final int INPUT_SHOWN = 200;
@@ -102,11 +100,11 @@ final class DifferentialReport implements RowReport<Row> {
         this.table = new BoundedTable(TABLE_ROWS, console.verbose(), console::info, "case", "pattern", "reference | candidate");
     }
 
-    private boolean keeps(Row row) {
+    private boolean keeps(DifferentialRow row) {
         return !row.pattern().passed() || options.run().keepAll();
     }
 
-    private static List<Path> files(Row row) {
+    private static List<Path> files(DifferentialRow row) {
         List<Path> files = new ArrayList<>(DifferentialGrading.files(row.reference(), row.candidate()));
         if (row.shrunk() != null && row.shrunk().reference() != row.reference()) {
             files.addAll(DifferentialGrading.files(row.shrunk().reference(), row.shrunk().candidate()));
@@ -115,7 +113,7 @@ final class DifferentialReport implements RowReport<Row> {
     }
 
     @Override
-    public CaseOutcome outcome(Row row, GradeLog log) {
+    public CaseOutcome outcome(DifferentialRow row, GradeLog log) {
         double seconds = (row.reference().wallMicros() + row.candidate().wallMicros()) / 1e6;
         LaunchResult reference = shownReference(row);
         LaunchResult candidate = shownCandidate(row);
@@ -132,7 +130,7 @@ final class DifferentialReport implements RowReport<Row> {
         details.append(row.pattern().wireName()).append(": ").append(row.pattern().advice())
                 .append("\ncomparison: ").append(options.comparison())
                 .append("\nseed: ").append(seed).append(" (reproduce with ").append(settings.suggestions().once(Setting.SEED.is(seed.toString()))).append(')');
-        Shrunk shrunk = row.shrunk();
+        DifferentialRow.Shrunk shrunk = row.shrunk();
         if (shrunk != null) {
             details.append(shrunk.smaller(row.testCase()) ? "\nsmallest input that still differs: " : "\nno smaller input differs: ")
                     .append(input(shrunk.smallest()))
@@ -158,11 +156,11 @@ final class DifferentialReport implements RowReport<Row> {
                 .keeping(files(row));
     }
 
-    private static LaunchResult shownReference(Row row) {
+    private static LaunchResult shownReference(DifferentialRow row) {
         return row.shrunk() == null ? row.reference() : row.shrunk().reference();
     }
 
-    private static LaunchResult shownCandidate(Row row) {
+    private static LaunchResult shownCandidate(DifferentialRow row) {
         return row.shrunk() == null ? row.candidate() : row.shrunk().candidate();
     }
 
@@ -173,7 +171,7 @@ final class DifferentialReport implements RowReport<Row> {
     }
 
     /** One line with the numbers: both sides where they part, on the input shown, and what shrinking made of it. */
-    static String message(Row row) {
+    static String message(DifferentialRow row) {
         LaunchResult reference = shownReference(row);
         LaunchResult candidate = shownCandidate(row);
         String sides;
@@ -186,7 +184,7 @@ final class DifferentialReport implements RowReport<Row> {
             int at = Math.max(0, FirstDifference.firstIndex(r, c));
             sides = "reference=" + FirstDifference.quote(r, at, FirstDifference.WIDTH) + " candidate=" + FirstDifference.quote(c, at, FirstDifference.WIDTH);
         }
-        Shrunk shrunk = row.shrunk();
+        DifferentialRow.Shrunk shrunk = row.shrunk();
         String from = shrunk == null ? "" : shrunk.smaller(row.testCase())
                 ? " (shrunk from " + input(row.testCase(), MESSAGE_INPUT) + " in " + shrunk.runPairs() + " run pair(s))"
                 : " (no smaller input differs)";
@@ -245,9 +243,9 @@ final class DifferentialReport implements RowReport<Row> {
     }
 
     @Override
-    public Json jsonRow(Row row) {
+    public Json jsonRow(DifferentialRow row) {
         boolean kept = keeps(row);
-        Shrunk shrunk = row.shrunk();
+        DifferentialRow.Shrunk shrunk = row.shrunk();
         ShrunkJson cut = shrunk == null ? null : new ShrunkJson(shrunk.smallest().args(), shrunk.smallest().stdin(), shrunk.smaller(row.testCase()),
                 Side.of(shrunk.reference(), kept), Side.of(shrunk.candidate(), kept), shrunk.runPairs(), shrunk.budgetSpent());
         return new Json(row.testCase().id(), row.testCase().args(), row.testCase().stdin(), row.pattern().wireName(), Side.of(row.reference(), kept),
@@ -255,7 +253,7 @@ final class DifferentialReport implements RowReport<Row> {
     }
 
     @Override
-    public void reported(Row row) {
+    public void reported(DifferentialRow row) {
         graded++;
         counts.merge(row.pattern(), 1L, Long::sum);
         if (!row.pattern().passed()) {

@@ -16,7 +16,9 @@ import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
 import dev.patchgrade.core.launch.Launchers;
+import dev.patchgrade.core.report.DigestSection;
 import dev.patchgrade.core.report.FirstDifference;
+import dev.patchgrade.core.report.SectionView;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -27,7 +29,7 @@ import java.util.Map;
 import java.util.Set;
 
 /** The {@code digest} goal's steps: the gold read and checked, each case run and judged against it. */
-final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
+final class DigestGrading extends CaseGrading<Case, DigestRow> {
     private final Options options;
     private final Normalizer normalizer;
     private final DigestReport report;
@@ -38,45 +40,6 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     private TimeBasis goldBasis = TimeBasis.WALL;
     private TimeBasis basis;
     private GradeLog log = GradeLog.SILENT;
-
-    /**
-     * One graded case: the candidate's tuple, the drift from gold, how many reruns the time bucket took,
-     * and the first differing line of each drifting stream whose gold keeps an excerpt.
-     */
-    record Row(Case testCase, DigestTuple gold, DigestTuple candidate, List<DigestTuple.Drift> drifts, int reruns, LaunchResult launch,
-            List<FirstDifference.Line> lines, String finding) {
-        boolean failed() {
-            return !drifts.isEmpty();
-        }
-
-        /** The candidate reported a sanitizer error the gold does not have: a bug to fix, not a behaviour to record. */
-        boolean sanitizerFinding() {
-            return finding != null;
-        }
-
-        /** The differing lines as the message and the console show them: a sanitizer's finding in place of its stderr banner. */
-        List<String> shownLines() {
-            List<String> shown = new ArrayList<>();
-            for (FirstDifference.Line line : lines) {
-                if (finding == null || !line.stream().equals("stderr")) {
-                    shown.add(line.describe());
-                }
-            }
-            if (finding != null) {
-                shown.add(finding);
-            }
-            return shown;
-        }
-
-        /** The most severe of the row's drifts, whatever order they were found in; {@code null} when it passed. */
-        DriftField worst() {
-            DriftField worst = null;
-            for (DigestTuple.Drift drift : drifts) {
-                worst = DriftField.worse(worst, drift.field());
-            }
-            return worst;
-        }
-    }
 
     DigestGrading(Options options) {
         super(options.settings(), options.run().shard(), options.run().parallel(), "cases");
@@ -162,13 +125,18 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     }
 
     @Override
-    protected boolean failing(Row row) {
+    protected boolean failing(DigestRow row) {
         return row.failed();
     }
 
     @Override
-    protected RowReport<Row> report() {
+    protected RowReport<DigestRow> report() {
         return report;
+    }
+
+    @Override
+    protected SectionView section() {
+        return new DigestSection();
     }
 
     @Override
@@ -213,7 +181,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
     }
 
     @Override
-    protected Row gradeCase(Case c) {
+    protected DigestRow gradeCase(Case c) {
         DigestTuple goldTuple = gold.tuple(c.id());
         // Held by the launcher until the verdict: only the streams of a case worth looking at become files of their own.
         TimeBasis basis = basis();
@@ -265,7 +233,7 @@ final class DigestGrading extends CaseGrading<Case, DigestGrading.Row> {
         String finding = (found == SanitizerClass.ASAN || found == SanitizerClass.UBSAN) && launch.started()
                 && drifts.stream().anyMatch(d -> d.field() == DriftField.SANITIZER) ? SanitizerFinding.of(launch.stderr().file()) : null;
         launch = !drifts.isEmpty() || options.run().keepAll() ? launch.keepOutputAs(DigestRun.streamPrefix(settings, c)) : launch.released();
-        return new Row(c, goldTuple, measured.tuple(), drifts, reruns, launch, lines, finding);
+        return new DigestRow(c, goldTuple, measured.tuple(), drifts, reruns, launch, lines, finding);
     }
 
     private List<FirstDifference.Line> firstDifferences(Case c, List<DigestTuple.Drift> drifts, LaunchResult launch) {

@@ -6,7 +6,6 @@ import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.Setting;
 import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.digest.DigestGoal.Options;
-import dev.patchgrade.core.digest.DigestGrading.Row;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.GoalSettings;
@@ -14,7 +13,6 @@ import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.report.BoundedTable;
 import dev.patchgrade.core.report.CaseOutcome;
-import dev.patchgrade.core.report.FirstDifference;
 import dev.patchgrade.core.report.JsonReports;
 import dev.patchgrade.core.report.StderrTail;
 import java.io.IOException;
@@ -31,7 +29,7 @@ import java.util.Map;
  * the candidate digest and full streams of the rows worth looking at, the console table. It keeps
  * counters and the first few failures, never the rows.
  */
-final class DigestReport implements RowReport<Row> {
+final class DigestReport implements RowReport<DigestRow> {
     private static final int TABLE_ROWS = 30;
 
     private final Options options;
@@ -80,7 +78,7 @@ final class DigestReport implements RowReport<Row> {
         }
     }
 
-    private boolean keeps(Row row) {
+    private boolean keeps(DigestRow row) {
         return row.failed() || options.run().keepAll();
     }
 
@@ -90,7 +88,7 @@ final class DigestReport implements RowReport<Row> {
     }
 
     @Override
-    public CaseOutcome outcome(Row row, GradeLog log) {
+    public CaseOutcome outcome(DigestRow row, GradeLog log) {
         LaunchResult launch = row.launch();
         String out = launch.started() ? launch.stdout().excerpt() : "";
         String err = launch.started() ? launch.stderr().excerpt() : launch.startFailure().describe();
@@ -119,7 +117,7 @@ final class DigestReport implements RowReport<Row> {
     }
 
     @Override
-    public Json jsonRow(Row row) {
+    public Json jsonRow(DigestRow row) {
         List<Difference> differences = row.lines().stream()
                 .map(l -> new Difference(l.stream(), l.number(), l.gold(), l.candidate(), l.describe())).toList();
         List<String> kept = kept(row.launch()).stream().map(Path::toString).toList();
@@ -130,7 +128,7 @@ final class DigestReport implements RowReport<Row> {
 
     /** Counts the row, writes its candidate digest where it is kept, and lists it on the console where it is shown. */
     @Override
-    public void reported(Row row) {
+    public void reported(DigestRow row) {
         graded++;
         if (row.failed()) {
             failed++;
@@ -218,7 +216,7 @@ final class DigestReport implements RowReport<Row> {
         return new GoalResult(failureLines, failed, null, worstName());
     }
 
-    static String message(Row row) {
+    static String message(DigestRow row) {
         StringBuilder message = new StringBuilder();
         for (DigestTuple.Drift drift : row.drifts()) {
             message.append(message.length() == 0 ? "" : "; ").append(drift.describe());

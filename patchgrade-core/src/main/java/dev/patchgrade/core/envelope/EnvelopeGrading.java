@@ -9,7 +9,9 @@ import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.count.InstructionCounters;
 import dev.patchgrade.core.envelope.EnvelopeGoal.GradeOptions;
 import dev.patchgrade.core.grade.GoalResult;
+import dev.patchgrade.core.grade.GoalReports;
 import dev.patchgrade.core.grade.GoalRun;
+import dev.patchgrade.core.report.EnvelopeSection;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
 import dev.patchgrade.core.hashing.Sha256;
@@ -43,10 +45,11 @@ final class EnvelopeGrading {
         }
         log.info("envelope " + settings.executionId() + ": envelope " + measured.envelope()
                 + (options.expectStdout() == null ? "" : ", expected stdout " + options.expectStdout()));
-        return GoalRun.grade(settings, measured.command() == null || measured.command().isEmpty() ? measured.envelope().getFileName().toString() : EnvelopeGoal.display(measured.command()), e -> GoalRun.head("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"), log, () -> gradeAndReport(options, log));
+        return GoalRun.grade(settings, measured.command() == null || measured.command().isEmpty() ? measured.envelope().getFileName().toString() : EnvelopeGoal.display(measured.command()), e -> GoalRun.head("mode", "grade", "goal", "envelope", "execution", settings.executionId(), "verdict", "error"),
+                EnvelopeSection::new, log, reports -> gradeAndReport(options, log, reports));
     }
 
-    private static GoalResult gradeAndReport(GradeOptions options, GradeLog log) throws IOException {
+    private static GoalResult gradeAndReport(GradeOptions options, GradeLog log, GoalReports reports) throws IOException {
         GoalSettings settings = options.settings();
         EnvelopeGoal.Measurement measured = options.measurement();
         long started = System.nanoTime();
@@ -95,7 +98,7 @@ final class EnvelopeGrading {
                     + "between runs in host kernel state no sandbox separates (README, Sandbox). runs=1 is out of its reach");
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        EnvelopeReport.writeReports(settings, options.run().shard(), caseName, command, envelope, verdict, count, seconds, log);
+        EnvelopeReport.writeReports(reports, settings, options.run().shard(), caseName, command, envelope, verdict, count, seconds, log);
         EnvelopeReport.printTable(log, caseName, envelope, verdict);
         String countedTime = EnvelopeGoal.countedTime(count, runs);
         if (countedTime != null) {

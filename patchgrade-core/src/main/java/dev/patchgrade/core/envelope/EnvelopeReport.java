@@ -3,6 +3,7 @@ package dev.patchgrade.core.envelope;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.cases.Shard;
 import dev.patchgrade.core.count.InstructionCount;
+import dev.patchgrade.core.grade.GoalReports;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.report.ConsoleTable;
@@ -43,7 +44,7 @@ final class EnvelopeReport {
         return seconds == Math.rint(seconds) ? Long.toString((long) seconds) : Double.toString(seconds);
     }
 
-    static void writeReports(GoalSettings settings, Shard shard, String caseName, List<String> command, Envelope envelope,
+    static void writeReports(GoalReports reports, GoalSettings settings, Shard shard, String caseName, List<String> command, Envelope envelope,
             EnvelopeVerdict verdict, InstructionCount count, double seconds, GradeLog log) {
         EnvelopeRun first = verdict.runs().get(0);
         String details = detailText(verdict, envelope, settings) + (verdict.accepted() ? "" : settings.facts().hintText(first.stderrExcerpt(), log,
@@ -65,9 +66,9 @@ final class EnvelopeReport {
                 measured(verdict, settings, count), new EnvelopeJson.PerCeiling(ceilings, Ceiling::key), figures, envelope.timeoutSeconds(),
                 verdict.runs().stream().map(EnvelopeReport::runJson).toList(), verdict.hostDifferences(), envelope.file().toString(),
                 GoalRun.sandboxJson(settings));
-        try (ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), null)) {
+        try (ExecutionReport report = reports.open(settings.suiteName(shard), null)) {
             report.add(test, null);
-            GoalRun.finish(settings, report, seconds, json);
+            reports.finish(report, seconds, json);
         }
     }
 

@@ -4,6 +4,7 @@ import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ExecutionReport;
+import dev.patchgrade.core.report.SectionView;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
@@ -67,6 +68,9 @@ public abstract class CaseGrading<C, R> {
     /** The JSON head of an error report. */
     protected abstract Map<String, Object> errorHead(PatchgradeException error);
 
+    /** A new view of this goal's section of the summary pages. */
+    protected abstract SectionView section();
+
     /** The goal's own properties of the XML suite ({@code patchgrade.seed}), in its error report too; none by default. */
     protected Map<String, String> properties() {
         return Map.of();
@@ -74,10 +78,10 @@ public abstract class CaseGrading<C, R> {
 
     /** Everything around the goal's steps: reports, the lock and the error handling are {@link GoalRun}'s. */
     public final GoalResult grade(GradeLog log) {
-        return GoalRun.grade(settings, settings.suiteName(shard), this::errorHead, properties(), log, () -> run(log));
+        return GoalRun.grade(settings, settings.suiteName(shard), this::errorHead, properties(), this::section, log, reports -> run(log, reports));
     }
 
-    private GoalResult run(GradeLog log) throws Exception {
+    private GoalResult run(GradeLog log, GoalReports reports) throws Exception {
         long started = System.nanoTime();
         validate();
         CaseRunner.requireWorkers(parallel);
@@ -109,7 +113,7 @@ public abstract class CaseGrading<C, R> {
             } finally {
                 launchLog.release();
             }
-            try (ExecutionReport report = GoalRun.openReport(settings, settings.suiteName(shard), rowsName, properties())) {
+            try (ExecutionReport report = reports.open(settings.suiteName(shard), rowsName)) {
                 CaseRunner.forEach(cases, parallel * callersPerWorker(), this::gradeCase, this::failing, row -> {
                     CaseOutcome outcome = rows.outcome(row, log);
                     report.add(outcome, rows.jsonRow(row));
@@ -118,7 +122,7 @@ public abstract class CaseGrading<C, R> {
                 // Every run has ended and its processes are gone: the helpers exit while the oracles are checked.
                 launchers.closeInBackground();
                 guard.verifyUnchanged();
-                GoalRun.finish(settings, report, (System.nanoTime() - started) / 1e9, rows.head());
+                reports.finish(report, (System.nanoTime() - started) / 1e9, rows.head());
             }
         }
         rows.printSummary(log);

@@ -3,71 +3,30 @@ package dev.patchgrade.core.grade;
 import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ConsoleText;
-import dev.patchgrade.core.report.ExecutionReport;
+import dev.patchgrade.core.report.ExecutionSummary;
 import dev.patchgrade.core.report.HtmlSummary;
+import dev.patchgrade.core.report.SectionView;
 import dev.patchgrade.core.report.SuiteTally;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * What every grading execution does around its goal's own work: takes the build lock, removes its stale
  * reports, turns a setup error (or a defect of ours) into error reports, refreshes the HTML summary and
- * prints Surefire's summary line. Goals open their reports here, under the names the contract fixes.
+ * prints Surefire's summary line with the counts its {@link GoalReports} were finished with.
  */
 public final class GoalRun {
-    /** The counts each grading in progress wrote last, for its console summary; keyed by report file, so parallel modules never mix. */
-    private static final Map<Path, SuiteTally> WRITTEN = new ConcurrentHashMap<>();
-
     private GoalRun() {}
-
-    /** The reports of this execution, to be fed case by case and {@linkplain #finish finished} once. */
-    public static ExecutionReport openReport(GoalSettings settings, String suiteName, String rowsName) {
-        return openReport(settings, suiteName, rowsName, Map.of());
-    }
-
-    /** @param own the goal's own suite properties ({@code patchgrade.seed}), after the ones every report has */
-    public static ExecutionReport openReport(GoalSettings settings, String suiteName, String rowsName, Map<String, String> own) {
-        Map<String, String> properties = new LinkedHashMap<>();
-        properties.put("patchgrade.sandbox", settings.facts().sandbox().describe());
-        properties.put("patchgrade.method", settings.facts().method());
-        properties.put("patchgrade.cpu", settings.facts().cpuDescription());
-        properties.putAll(own);
-        return new ExecutionReport(settings.xmlReport(), settings.jsonReport(), rowsName, suiteName, settings.className(), properties);
-    }
-
-    public static void finish(GoalSettings settings, ExecutionReport report, double seconds, Object jsonHead) {
-        WRITTEN.put(settings.xmlReport(), report.finish(seconds, jsonHead));
-    }
 
     /** The report's {@code sandbox} object, for the JSON reports of every goal. */
     public static Map<String, Object> sandboxJson(GoalSettings settings) {
         return settings.facts().sandboxJson();
-    }
-
-    /** A setup error still leaves both reports, so Jenkins shows it. */
-    public static void writeError(GoalSettings settings, String caseName, PatchgradeException error, Map<String, Object> jsonHead) {
-        writeError(settings, caseName, error, jsonHead, Map.of());
-    }
-
-    /** @param properties the goal's own suite properties, as its other reports have them */
-    static void writeError(GoalSettings settings, String caseName, PatchgradeException error, Map<String, Object> jsonHead,
-            Map<String, String> properties) {
-        Map<String, Object> json = new LinkedHashMap<>(jsonHead);
-        String message = error.message(settings.suggestions());
-        json.put("error", Map.of("type", error.errorName(), "message", message));
-        json.put("sandbox", sandboxJson(settings));
-        try (ExecutionReport report = openReport(settings, settings.className(), null, properties)) {
-            report.add(CaseOutcome.error(caseName, error.errorName(), message, message), null);
-            finish(settings, report, 0, json);
-        }
     }
 
     /** This execution's reports from an earlier build go first, so no failure can leave an old verdict standing. */
@@ -76,6 +35,7 @@ public final class GoalRun {
             Files.deleteIfExists(settings.xmlReport());
             Files.deleteIfExists(settings.jsonReport());
             Files.deleteIfExists(settings.reportsDirectory().resolve(settings.qualifiedName() + ".feedback.jsonl"));
+            ExecutionSummary.delete(settings.reportsDirectory(), settings.qualifiedName().substring("patchgrade.".length()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove the stale report of " + settings.qualifiedName(), e);
         }
@@ -97,9 +57,9 @@ public final class GoalRun {
                 + " for the stack trace and report it)", e);
     }
 
-    /** The grading itself: may stop with a setup error, which {@link #grade} turns into error reports. */
+    /** The grading itself: writes its reports through {@code reports}, and may stop with a setup error, which {@link #grade} turns into error reports. */
     public interface Grading {
-        GoalResult run() throws Exception;
+        GoalResult run(GoalReports reports) throws Exception;
     }
 
     /**
@@ -108,32 +68,34 @@ public final class GoalRun {
      *
      * @param errorCaseName the test case name an error report uses
      * @param errorJson the first keys of the JSON report of an error
+     * @param view a new view of the goal's section of the summary pages, for each report
      */
     public static GoalResult grade(GoalSettings settings, String errorCaseName, Function<PatchgradeException, Map<String, Object>> errorJson,
-            GradeLog log, Grading grading) {
-        return grade(settings, errorCaseName, errorJson, Map.of(), log, grading);
+            Supplier<SectionView> view, GradeLog log, Grading grading) {
+        return grade(settings, errorCaseName, errorJson, Map.of(), view, log, grading);
     }
 
     /** @param properties the goal's own suite properties, for the XML of an error too */
     public static GoalResult grade(GoalSettings settings, String errorCaseName, Function<PatchgradeException, Map<String, Object>> errorJson,
-            Map<String, String> properties, GradeLog log, Grading grading) {
+            Map<String, String> properties, Supplier<SectionView> view, GradeLog log, Grading grading) {
         GoalResult result;
+        GoalReports reports = new GoalReports(settings, view, properties);
         removeStale(settings);
         try (BuildLock lock = BuildLock.take(settings.outputDirectory())) {
             // Before any launcher opens: the sandbox hides what exists when its worker starts, and a reports
             // directory made later, while cases finish, showed later cases the report bodies with the gold in them.
             Files.createDirectories(settings.reportsDirectory());
-            result = grading.run();
+            result = grading.run(reports);
         } catch (PatchgradeException e) {
-            result = failed(settings, errorCaseName, errorJson, properties, e);
+            result = failed(reports, errorCaseName, errorJson, e);
         } catch (IOException | UncheckedIOException e) {
-            result = failed(settings, errorCaseName, errorJson, properties, new PatchgradeException(ErrorName.WRITE_FAILED, ioMessage(e), e));
+            result = failed(reports, errorCaseName, errorJson, new PatchgradeException(ErrorName.WRITE_FAILED, ioMessage(e), e));
         } catch (Exception e) {
             // A bug of ours must not leave the last build's green report in place: say what happened.
-            result = failed(settings, errorCaseName, errorJson, properties, defect(e));
+            result = failed(reports, errorCaseName, errorJson, defect(e));
         }
         summarize(settings, log);
-        SuiteTally tally = WRITTEN.remove(settings.xmlReport());
+        SuiteTally tally = reports.written();
         if (tally != null) {
             if (result.error() != null || result.failed()) {
                 log.warn(tally.testsRunLine());
@@ -150,9 +112,9 @@ public final class GoalRun {
         return e.getCause() == null || e.getCause() == e ? e.getMessage() : e.getMessage() + ": " + e.getCause().getMessage();
     }
 
-    private static GoalResult failed(GoalSettings settings, String errorCaseName, Function<PatchgradeException, Map<String, Object>> errorJson,
-            Map<String, String> properties, PatchgradeException error) {
-        writeError(settings, errorCaseName, error, errorJson.apply(error), properties);
+    private static GoalResult failed(GoalReports reports, String errorCaseName, Function<PatchgradeException, Map<String, Object>> errorJson,
+            PatchgradeException error) {
+        reports.writeError(errorCaseName, error, errorJson.apply(error));
         return GoalResult.error(error);
     }
 

@@ -1,21 +1,26 @@
 package dev.patchgrade.core.report;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.Map;
 
 /**
- * The JUnit XML and JSON reports of one goal execution, fed case by case as the cases finish
- * (Surefire's reporters listen the same way): memory stays flat however many cases there are.
+ * Every reporter of one goal execution, fed case by case as the cases finish (Surefire's reporters listen the
+ * same way, and JaCoCo's {@code MultiReportVisitor} hands one visit to each of its reports): the JUnit XML, the
+ * JSON report and the summary pages' record. Memory stays flat however many cases there are.
  */
 public final class ExecutionReport implements AutoCloseable {
     private final JUnitXmlWriter xml;
     private final JsonReportWriter json;
+    private final SummaryReporter summary;
 
     /**
      * @param arrayName the JSON key of the rows ({@code cases}, {@code rows}), or {@code null} for one case and no rows
      * @param properties the XML suite's properties ({@code patchgrade.sandbox}, ...)
+     * @param view how the summary pages show this execution
      */
-    public ExecutionReport(Path xmlFile, Path jsonFile, String arrayName, String suiteName, String className, Map<String, String> properties) {
+    public ExecutionReport(Path xmlFile, Path jsonFile, String arrayName, String suiteName, String className, Map<String, String> properties,
+            SectionView view) {
         this.xml = new JUnitXmlWriter(xmlFile, suiteName, className, properties);
         try {
             this.json = new JsonReportWriter(jsonFile, arrayName);
@@ -23,13 +28,27 @@ public final class ExecutionReport implements AutoCloseable {
             xml.close();
             throw e;
         }
+        this.summary = new SummaryReporter(jsonFile.toAbsolutePath().getParent(), summaryName(jsonFile), view, arrayName != null);
     }
 
-    /** One finished case: its outcome for the XML, and its goal's row for the JSON ({@code null}: none). */
+    /** A report the summary pages show without rows. */
+    public ExecutionReport(Path xmlFile, Path jsonFile, String arrayName, String suiteName, String className, Map<String, String> properties) {
+        this(xmlFile, jsonFile, arrayName, suiteName, className, properties, SectionView.NONE);
+    }
+
+    /** {@code patchgrade.<goal>.<executionId>.json} is shown as {@code <goal>.<executionId>}. */
+    static String summaryName(Path jsonFile) {
+        String name = jsonFile.getFileName().toString();
+        name = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
+        return name.startsWith("patchgrade.") ? name.substring("patchgrade.".length()) : name;
+    }
+
+    /** One finished case: its outcome for the XML, and its goal's row for the JSON and the summary ({@code null}: none). */
     public synchronized void add(CaseOutcome outcome, Object row) {
         xml.add(outcome);
         if (row != null) {
             json.add(row);
+            summary.add(outcome.status() == CaseOutcome.Status.FAILED || outcome.status() == CaseOutcome.Status.ERROR, row);
         }
     }
 
@@ -37,10 +56,12 @@ public final class ExecutionReport implements AutoCloseable {
         return xml.tally();
     }
 
-    /** Writes both reports; {@code head} is the JSON report's record of the whole execution. */
+    /** Writes every report; {@code head} is the JSON report's record of the whole execution. */
     public synchronized SuiteTally finish(double seconds, Object head) {
         SuiteTally tally = xml.finish(seconds);
-        json.finish(head);
+        JsonNode fields = JsonReports.MAPPER.valueToTree(head);
+        json.finish(fields);
+        summary.finish(fields);
         return tally;
     }
 

@@ -63,7 +63,7 @@ public final class JsonReportWriter implements AutoCloseable {
                 JsonGenerator json = JsonReports.MAPPER.getFactory().createGenerator(out);
                 json.useDefaultPrettyPrinter();
                 json.writeStartObject();
-                JsonNode fields = JsonReports.MAPPER.valueToTree(head);
+                JsonNode fields = head instanceof JsonNode tree ? tree : JsonReports.MAPPER.valueToTree(head);
                 for (Iterator<Map.Entry<String, JsonNode>> it = fields.fields(); it.hasNext();) {
                     Map.Entry<String, JsonNode> field = it.next();
                     json.writeFieldName(field.getKey());

@@ -65,43 +65,24 @@ public final class ReactorSummary {
             JsonNode entry = JsonReports.MAPPER.readTree(registration.toFile());
             String module = entry.path("module").asText();
             Path reports = directory.resolve(entry.path("reports").asText()).normalize();
-            List<Path> jsons = executions(reports);
-            if (jsons.isEmpty()) {
+            List<ExecutionSummary> sections = ExecutionSummary.readAll(reports);
+            if (sections.isEmpty()) {
                 continue; // a module cleaned since it registered
             }
             modules++;
             String link = directory.relativize(reports.resolve(HtmlSummary.FILE)).toString().replace('\\', '/');
             boolean first = true;
-            for (Path json : jsons) {
-                String file = json.getFileName().toString();
-                String name = file.substring("patchgrade.".length(), file.length() - ".json".length());
-                HtmlSummary.Section section;
-                try {
-                    section = HtmlSummary.read(json, name);
-                } catch (IOException e) {
-                    continue; // being replaced right now; the next refresh shows it
-                }
-                String outcome = HtmlSummary.outcome(section.head());
+            for (ExecutionSummary section : sections) {
                 html.append("<tr><td>").append(first ? "<a href=\"" + HtmlSummary.esc(link) + "\">" + HtmlSummary.esc(module) + "</a>" : "")
-                        .append("</td><td><a href=\"").append(HtmlSummary.esc(link + "#" + name)).append("\">").append(HtmlSummary.esc(name))
-                        .append("</a></td><td class=\"").append(HtmlSummary.cssClass(outcome)).append("\">").append(HtmlSummary.esc(outcome))
-                        .append("</td><td>").append(HtmlSummary.graded(section)).append("</td></tr>\n");
+                        .append("</td><td><a href=\"").append(HtmlSummary.esc(link + "#" + section.name())).append("\">").append(HtmlSummary.esc(section.name()))
+                        .append("</a></td><td class=\"").append(HtmlSummary.cssClass(section.outcome())).append("\">").append(HtmlSummary.esc(section.outcome()))
+                        .append("</td><td>").append(HtmlSummary.esc(section.graded())).append("</td></tr>\n");
                 first = false;
             }
         }
         html.append("</table>\n<footer>Written by patchgrade over ").append(modules)
                 .append(" module(s). Each module's own page, and its JUnit and JSON reports, lie in its target/patchgrade-reports.</footer>\n</body></html>\n");
         return html.toString();
-    }
-
-    private static List<Path> executions(Path reports) throws IOException {
-        if (!Files.isDirectory(reports)) {
-            return List.of();
-        }
-        try (Stream<Path> files = Files.list(reports)) {
-            return files.filter(p -> p.getFileName().toString().startsWith("patchgrade.") && p.getFileName().toString().endsWith(".json"))
-                    .sorted().toList();
-        }
     }
 
     /** A module name as a file name: letters, digits, dot, dash and underscore; anything else becomes an underscore. */

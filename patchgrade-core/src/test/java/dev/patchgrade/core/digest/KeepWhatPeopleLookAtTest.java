@@ -103,7 +103,7 @@ class KeepWhatPeopleLookAtTest {
     void theWorstIsTheMostSevereDriftWhateverOrderTheDriftsWereFoundIn() {
         DigestTuple gold = new DigestTuple("x", 0, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, Buckets.label("lt_50ms"));
         DigestTuple cand = new DigestTuple("x", 1, "a", "a", dev.patchgrade.core.digest.SanitizerClass.CLEAN, Buckets.label("lt_5s"));
-        DigestGrading.Row row = new DigestGrading.Row(new Case("x", List.of("x"), null, null, 1), gold, cand, List.of(
+        DigestRow row = new DigestRow(new Case("x", List.of("x"), null, null, 1), gold, cand, List.of(
                 new DigestTuple.Drift(DriftField.TIME_BUCKET, "lt_50ms", "lt_5s"), new DigestTuple.Drift(DriftField.EXIT, 0, 1)), 0, null, List.of(), null);
         assertThat(row.worst()).isEqualTo(DriftField.EXIT);
         assertThat(DriftField.worse(DriftField.TIME_BUCKET, DriftField.OUTPUT_LIMIT)).isEqualTo(DriftField.OUTPUT_LIMIT);

@@ -37,7 +37,7 @@ class EnvelopeFailureMessageTest {
 
     private String xmlMessage(EnvelopeVerdict verdict) throws Exception {
         GoalSettings settings = new GoalSettings("envelope", "e", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        EnvelopeReport.writeReports(settings, Shard.ALL, "a", List.of("/bin/a"), envelope(), verdict, null, 1.0, GradeLog.SILENT);
+        EnvelopeReport.writeReports(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, Shard.ALL, "a", List.of("/bin/a"), envelope(), verdict, null, 1.0, GradeLog.SILENT);
         Element failure = (Element) DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(settings.xmlReport().toFile())
                 .getElementsByTagName("failure").item(0);
         assertThat(failure.getAttribute("type")).isEqualTo(verdict.reasons().get(0));
@@ -67,7 +67,7 @@ class EnvelopeFailureMessageTest {
         EnvelopeVerdict verdict = new EnvelopeVerdict(List.of("user_cpu"), List.of(new EnvelopeVerdict.Breach(Ceiling.USER_CPU, 475_007L, 99_862L)),
                 Map.of(), List.of(run(0, null)), List.of());
         GoalSettings settings = new GoalSettings("envelope", "e", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        EnvelopeReport.writeReports(settings, new Shard(2, 3), "/work/job-41/target/a cache", List.of("/work/job-41/target/a", "cache"), envelope(),
+        EnvelopeReport.writeReports(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, new Shard(2, 3), "/work/job-41/target/a cache", List.of("/work/job-41/target/a", "cache"), envelope(),
                 verdict, null, 1.0, GradeLog.SILENT);
         Element testcase = (Element) DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(settings.xmlReport().toFile())
                 .getElementsByTagName("testcase").item(0);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
+import dev.patchgrade.core.report.SectionView;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -28,7 +29,8 @@ class ReportLifecycleTest {
         Files.createDirectories(settings.reportsDirectory());
         Files.writeString(settings.xmlReport(), "<testsuite name=\"stale\" tests=\"1\" failures=\"0\"/>");
         Files.writeString(settings.jsonReport(), "{\"verdict\": \"pass\"}");
-        GoalResult result = GoalRun.grade(settings, "grade", e -> Map.of("goal", "digest", "verdict", "error"), GradeLog.SILENT, () -> {
+        GoalResult result = GoalRun.grade(settings, "grade", e -> Map.of("goal", "digest", "verdict", "error"), () -> SectionView.NONE, GradeLog.SILENT,
+                reports -> {
             throw new IllegalStateException("a defect");
         });
         assertThat(result.error().errorName()).isEqualTo("unexpected_error");
@@ -52,12 +54,13 @@ class ReportLifecycleTest {
     void aSecondGradeOfTheSameProjectAtOnceIsBuildInProgress() {
         GoalSettings settings = settings();
         try (BuildLock held = BuildLock.take(settings.outputDirectory())) {
-            GoalResult second = GoalRun.grade(settings, "grade", e -> Map.of("goal", "digest"), GradeLog.SILENT,
-                    () -> new GoalResult(List.of(), null, "pass"));
+            GoalResult second = GoalRun.grade(settings, "grade", e -> Map.of("goal", "digest"), () -> SectionView.NONE, GradeLog.SILENT,
+                    reports -> new GoalResult(List.of(), null, "pass"));
             assertThat(second.error().errorName()).isEqualTo("build_in_progress");
             assertThat(second.error().getMessage()).contains(".build.lock");
         }
-        assertThat(GoalRun.grade(settings, "grade", e -> Map.of(), GradeLog.SILENT, () -> new GoalResult(List.of(), null, "pass")).error())
+        assertThat(GoalRun.grade(settings, "grade", e -> Map.of(), () -> SectionView.NONE, GradeLog.SILENT,
+                reports -> new GoalResult(List.of(), null, "pass")).error())
                 .as("free again once the first is done").isNull();
     }
 

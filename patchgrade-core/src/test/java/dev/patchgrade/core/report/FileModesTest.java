@@ -48,6 +48,7 @@ class FileModesTest {
         Path reports = dir.resolve("reports");
         JsonReports.write(Map.of("goal", "digest", "verdict", "pass", "cases", List.of()), reports.resolve("patchgrade.digest.x.json"));
         JUnitXmlWriter.write(new TestSuiteReport("s", "c", 0, List.of(CaseOutcome.passed("a", 0, null, null))), reports.resolve("TEST-x.xml"));
+        SummaryRecords.write(reports, "digest.x", new DigestSection(), "{\"goal\":\"digest\",\"verdict\":\"pass\",\"cases\":[]}");
         HtmlSummary.refresh(reports, "m");
         AtomicFiles.write(dir.resolve("envelope.json"), "{}".getBytes());
         Path gold = dir.resolve("gold");
@@ -55,9 +56,12 @@ class FileModesTest {
 
         assertThat(Integer.toOctalString(mode(reports))).isEqualTo(Integer.toOctalString(folder));
         assertThat(Integer.toOctalString(mode(gold))).as("the gold folder").isEqualTo(Integer.toOctalString(folder));
-        try (Stream<Path> written = Stream.concat(Files.list(reports), Stream.concat(Files.list(gold), Stream.of(dir.resolve("envelope.json"))))) {
+        Path records = reports.resolve(ExecutionSummary.DIRECTORY);
+        assertThat(Integer.toOctalString(mode(records))).as("the summary records' folder").isEqualTo(Integer.toOctalString(folder));
+        try (Stream<Path> written = Stream.concat(Stream.concat(Files.list(reports).filter(Files::isRegularFile), Files.list(records)),
+                Stream.concat(Files.list(gold), Stream.of(dir.resolve("envelope.json"))))) {
             List<Path> files = written.toList();
-            assertThat(files).hasSizeGreaterThanOrEqualTo(6);
+            assertThat(files).hasSizeGreaterThanOrEqualTo(7);
             for (Path path : files) {
                 assertThat(Integer.toOctalString(mode(path))).as(path.toString()).isEqualTo(Integer.toOctalString(file));
             }

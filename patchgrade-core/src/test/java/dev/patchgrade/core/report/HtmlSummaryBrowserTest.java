@@ -50,9 +50,9 @@ class HtmlSummaryBrowserTest {
         Path chromium = ExternalTools.chromium();
         ExternalTools.require(chromium != null, "chromium", "apt-get install chromium");
         Path reports = Files.createDirectories(dir.resolve("billing/target/patchgrade-reports"));
-        Files.writeString(reports.resolve("patchgrade.envelope.cache.json"), ENVELOPE);
-        Files.writeString(reports.resolve("patchgrade.digest.warn.json"), DIGEST);
-        Files.writeString(reports.resolve("patchgrade.three-column.trunc.json"), THREE_COLUMN);
+        SummaryRecords.write(reports, "envelope.cache", new EnvelopeSection(), ENVELOPE);
+        SummaryRecords.write(reports, "digest.warn", new DigestSection(), DIGEST);
+        SummaryRecords.write(reports, "three-column.trunc", new ThreeColumnSection(), THREE_COLUMN);
         HtmlSummary.refresh(reports, "billing");
         // The same inline styles the page used to have: the policy must really be in force for this test to mean anything.
         Files.writeString(reports.resolve("control.html"), "<!DOCTYPE html><html><head><style>body { background: #123456; }</style></head>"
@@ -90,8 +90,8 @@ class HtmlSummaryBrowserTest {
         Path top = dir.resolve("target/patchgrade-reports");
         Path billing = Files.createDirectories(dir.resolve("billing/target/patchgrade-reports"));
         Path scoring = Files.createDirectories(dir.resolve("scoring/target/patchgrade-reports"));
-        Files.writeString(billing.resolve("patchgrade.envelope.cache.json"), ENVELOPE);
-        Files.writeString(scoring.resolve("patchgrade.three-column.trunc.json"), THREE_COLUMN);
+        SummaryRecords.write(billing, "envelope.cache", new EnvelopeSection(), ENVELOPE);
+        SummaryRecords.write(scoring, "three-column.trunc", new ThreeColumnSection(), THREE_COLUMN);
         HtmlSummary.refresh(billing, "billing");
         HtmlSummary.refresh(scoring, "scoring");
         ReactorSummary.register(top, "billing", billing);

@@ -7,15 +7,15 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The page draws each report by the goal it names, never by guessing from which keys it has. */
+/** Each goal's view draws its execution from the typed rows and head its reports were fed; the page puts the sections together. */
 class HtmlSummaryGoalTest {
     @TempDir
     Path dir;
 
     @Test
-    void aReportIsDrawnByItsGoalWhateverOtherKeysItCarries() throws Exception {
-        // "ceilings" made the old page draw envelope bars for this digest.
-        Files.writeString(dir.resolve("patchgrade.digest.plain.json"), """
+    void aDigestIsDrawnByItsOwnViewWhateverOtherKeysItsHeadCarries() throws Exception {
+        // A page that guessed the goal from the keys drew envelope bars for this digest, for its "ceilings".
+        SummaryRecords.write(dir, "digest.plain", new DigestSection(), """
                 {"goal":"digest","execution":"plain","verdict":"fail","worst":"exit","ceilings":{},"graded":2,"failing":1,"cases":[
                  {"case":"a","verdict":"pass","drift_fields":[],"gold":{"case":"a","exit":0},"candidate":{"case":"a","exit":0}},
                  {"case":"b","verdict":"fail","drift_fields":["exit"],"drift":["exit: 0 -> 1"],"gold":{"case":"b","exit":0},
@@ -33,29 +33,39 @@ class HtmlSummaryGoalTest {
             rows.append(i == 0 ? "" : ",").append("{\"id\":\"r").append(i).append("\",\"pattern\":\"")
                     .append(i == 1999 ? "golden_rot" : "pass_all_agree").append("\",\"reference\":{},\"candidate\":{},\"golden\":\"\"}");
         }
-        Files.writeString(dir.resolve("patchgrade.three-column.t.json"), "{\"goal\":\"three-column\",\"verdict\":\"fail\",\"worst\":\"golden_rot\","
+        SummaryRecords.write(dir, "three-column.t", new ThreeColumnSection(), "{\"goal\":\"three-column\",\"verdict\":\"fail\",\"worst\":\"golden_rot\","
                 + "\"counts\":{\"golden_rot\":1,\"pass_all_agree\":1999},\"rows\":[" + rows + "]}");
         String html = Files.readString(HtmlSummary.refresh(dir, null));
         assertThat(html).contains(">r1999<", "2000 rows").contains("more row(s) not shown here");
-        assertThat(html.split("<tr><td>r").length - 1).isLessThanOrEqualTo(HtmlSummary.ROWS_SHOWN);
+        assertThat(html.split("<tr><td>r").length - 1).isLessThanOrEqualTo(SummaryReporter.ROWS_SHOWN);
         // The failing row, last in case order, comes first on the page, before the passing ones.
         assertThat(html.indexOf(">r1999<")).isLessThan(html.indexOf(">r0<")).isPositive();
     }
 
     @Test
-    void aReportReplacedSinceTheLastPageIsReadAgainEvenAtTheSameSize() throws Exception {
-        Path report = dir.resolve("patchgrade.digest.again.json");
-        Files.writeString(report, digestReport("alpha", 0));
+    void aRecordWrittenAgainReplacesTheSectionAndAnUnchangedOneDrawsTheSamePage() throws Exception {
+        SummaryRecords.write(dir, "digest.again", new DigestSection(), digestReport("alpha", 0));
         assertThat(Files.readString(HtmlSummary.refresh(dir, "m"))).contains(">alpha<");
-        // A later execution replaces it as reports are replaced (a new file renamed over it), same length, other case.
-        Path next = dir.resolve("next.tmp");
-        Files.writeString(next, digestReport("omega", 0));
-        assertThat(Files.size(next)).isEqualTo(Files.size(report));
-        Files.move(next, report, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        SummaryRecords.write(dir, "digest.again", new DigestSection(), digestReport("omega", 0));
         String page = Files.readString(HtmlSummary.refresh(dir, "m"));
         assertThat(page).contains(">omega<").doesNotContain(">alpha<");
-        // Unchanged, the report draws the same page again (from the section kept of it).
         assertThat(Files.readString(HtmlSummary.refresh(dir, "m"))).isEqualTo(page);
+    }
+
+    @Test
+    void anExecutionsRecordRemovedWithItsStaleReportsLeavesThePage() throws Exception {
+        SummaryRecords.write(dir, "digest.gone", new DigestSection(), digestReport("alpha", 0));
+        SummaryRecords.write(dir, "digest.kept", new DigestSection(), digestReport("beta", 0));
+        ExecutionSummary.delete(dir, "digest.gone");
+        assertThat(Files.readString(HtmlSummary.refresh(dir, "m"))).contains(">beta<", "digest.kept").doesNotContain("digest.gone");
+    }
+
+    @Test
+    void aDamagedRecordIsAnErrorNamingItAndTheFix() throws Exception {
+        Files.createDirectories(dir.resolve(ExecutionSummary.DIRECTORY));
+        Files.writeString(dir.resolve(ExecutionSummary.DIRECTORY).resolve("digest.bad.json"), "{\"name\":\"digest.bad\"}");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HtmlSummary.refresh(dir, "m")).hasMessageContaining("digest.bad.json")
+                .hasMessageContaining("delete it");
     }
 
     private static String digestReport(String caseId, int exit) {
@@ -77,7 +87,7 @@ class HtmlSummaryGoalTest {
 
     @Test
     void aDifferentialGradeShowsItsSeedItsCountsAndEachDifferingCasesSmallestInputBesideTheOriginal() throws Exception {
-        Files.writeString(dir.resolve("patchgrade.differential.fast.json"), DIFFERENTIAL);
+        SummaryRecords.write(dir, "differential.fast", new DifferentialSection(), DIFFERENTIAL);
         String html = Files.readString(HtmlSummary.refresh(dir, "m"));
         assertThat(html).contains("<code class=\"seed\">3420747</code> (drawn for this build)", "3 case(s) generated", "3 generated cases")
                 .contains("candidate_differs: 1 of 3", "pass_agree: 2 of 3")
@@ -90,7 +100,7 @@ class HtmlSummaryGoalTest {
     @Test
     void theReactorPageListsADifferentialGradeWithItsOutcomeAndCases() throws Exception {
         Path module = java.nio.file.Files.createDirectories(dir.resolve("billing/target/patchgrade-reports"));
-        Files.writeString(module.resolve("patchgrade.differential.fast.json"), DIFFERENTIAL);
+        SummaryRecords.write(module, "differential.fast", new DifferentialSection(), DIFFERENTIAL);
         Path page = ReactorSummary.register(dir.resolve("target/patchgrade-reports"), "billing", module);
         assertThat(Files.readString(page)).contains("#differential.fast\">differential.fast</a>", "<td class=\"bad\">candidate_differs</td>",
                 "<td>3 generated cases</td>");

@@ -49,7 +49,10 @@ class StreamingReportsTest {
         assertThat(report.path("cases").path(1).path("verdict").asText()).isEqualTo("fail");
         assertThat(Files.readString(json)).as("the head comes before the rows").startsWith("{\n  \"goal\" : \"digest\"");
         try (var files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("TEST-x.xml", "x.json");
+            assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("TEST-x.xml", "x.json", ExecutionSummary.DIRECTORY);
+        }
+        try (var records = Files.list(dir.resolve(ExecutionSummary.DIRECTORY))) {
+            assertThat(records.map(p -> p.getFileName().toString())).as("the summary record, and no temporary file").containsExactly("x.json");
         }
     }
 

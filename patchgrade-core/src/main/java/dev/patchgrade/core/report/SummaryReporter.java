@@ -1,0 +1,96 @@
+package dev.patchgrade.core.report;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The summary pages' reporter of one goal execution: it draws the rows worth showing as they finish (every failing
+ * row up to {@link #ROWS_SHOWN}, then the first passing rows while room is left), forgets the rest but their count,
+ * and writes the execution's {@link ExecutionSummary} when the execution finishes.
+ */
+public final class SummaryReporter {
+    /** Failing rows first: every failing row up to this many, then the first passing rows while room is left. */
+    static final int ROWS_SHOWN = 500;
+
+    private final Path reportsDirectory;
+    private final String name;
+    private final SectionView view;
+    private final boolean hasRows;
+    private final StringBuilder failingHtml = new StringBuilder();
+    private final List<String> passingHtml = new ArrayList<>();
+    private long rows;
+    private long shown;
+
+    /**
+     * @param name the execution as the page names it, {@code <goal>.<executionId>}
+     * @param hasRows whether the execution's JSON report lists rows (an error report or an envelope lists none)
+     */
+    public SummaryReporter(Path reportsDirectory, String name, SectionView view, boolean hasRows) {
+        this.reportsDirectory = reportsDirectory;
+        this.name = name;
+        this.view = view == null ? SectionView.NONE : view;
+        this.hasRows = hasRows;
+    }
+
+    /** One finished row, as its JSON report lists it. */
+    public void add(boolean failing, Object row) {
+        rows++;
+        if (failing ? shown >= ROWS_SHOWN : passingHtml.size() >= ROWS_SHOWN / 10) {
+            return;
+        }
+        JsonNode tree = JsonReports.MAPPER.valueToTree(row);
+        if (failing) {
+            view.row(failingHtml, tree);
+            shown++;
+        } else {
+            StringBuilder one = new StringBuilder();
+            view.row(one, tree);
+            passingHtml.add(one.toString());
+        }
+    }
+
+    /** The execution's section, from the JSON report's head (its fields before the rows); written in place of any older one. */
+    public ExecutionSummary finish(JsonNode head) {
+        ExecutionSummary summary = new ExecutionSummary(name, outcome(head), view.graded(head, rows), body(head));
+        summary.write(reportsDirectory);
+        return summary;
+    }
+
+    private String body(JsonNode head) {
+        StringBuilder html = new StringBuilder();
+        if (head.has("error")) {
+            return html.append("<p class=\"error\"><b>").append(HtmlSummary.esc(head.path("error").path("type").asText())).append("</b>: ")
+                    .append(HtmlSummary.esc(head.path("error").path("message").asText())).append("</p>\n").toString();
+        }
+        view.above(html, head, rows);
+        String tableStart = hasRows ? view.tableStart(head) : null;
+        if (tableStart != null) {
+            html.append(tableStart).append(failingHtml);
+            for (String one : passingHtml) {
+                if (shown >= ROWS_SHOWN) {
+                    break;
+                }
+                html.append(one);
+                shown++;
+            }
+            html.append("</table>\n");
+        }
+        if (shown < rows) {
+            html.append("<p>").append(rows - shown).append(" more row(s) not shown here; every row is in ")
+                    .append(HtmlSummary.esc("patchgrade." + name + ".json")).append("</p>\n");
+        }
+        return html.toString();
+    }
+
+    static String outcome(JsonNode head) {
+        if (head.has("error")) {
+            return "error: " + head.path("error").path("type").asText();
+        }
+        if (head.has("worst")) {
+            return head.path("worst").asText();
+        }
+        return head.path("verdict").asText("unknown");
+    }
+}
