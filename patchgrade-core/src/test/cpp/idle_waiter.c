@@ -1,5 +1,5 @@
 /*
- * Red-team fixture: makes a CPU-bound run look load-free. The work runs in a second thread; the
+ * Attack fixture: makes a CPU-bound run look load-free. The work runs in a second thread; the
  * main thread (whose /proc/<pid>/schedstat the helper reads) drops to SCHED_IDLE and spins on the
  * same CPU, so it is runnable yet waits on the run queue for nearly the whole wall time.
  * Usage: idle_waiter <cpu-ms of work>

@@ -1,4 +1,4 @@
-/* Red-team fixture: rewrites the first bytes of FILE through a shared writable mapping (no write call). Usage: mmap_write FILE */
+/* Attack fixture: rewrites the first bytes of FILE through a shared writable mapping (no write call). Usage: mmap_write FILE */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>

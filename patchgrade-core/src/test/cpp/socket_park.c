@@ -172,7 +172,7 @@ static int xattr_hold(long long wanted, int hold_ms, const char *dir) {
     return 0;
 }
 
-/* park6 MB HOLDMS: red team 17's park (plain close, no RST) over IPv6 loopback ::1 (or v4-mapped with MAPPED=1) */
+/* park6 MB HOLDMS: the park of park4 (plain close, no RST) over IPv6 loopback ::1 (or v4-mapped with MAPPED=1) */
 static int park6(long long wanted, int hold_ms) {
     static char block[65536]; memset(block, 'k', sizeof block);
     int listeners[4096]; int nl = 0, queued = 0, l = -1; long long parked = 0;

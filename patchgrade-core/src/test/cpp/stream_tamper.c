@@ -1,6 +1,6 @@
-/* Red team 20a fixture.
- *   red20a falloc MB        fallocate(FALLOC_FL_KEEP_SIZE) MB on stdout past its end; prints "small\n"
- *   red20a punch            writes 8 KB, then fallocate(PUNCH_HOLE) the first 4 KB
+/* Attack fixture: tampers with its own output streams past what a write could do.
+ *   stream_tamper falloc MB        fallocate(FALLOC_FL_KEEP_SIZE) MB on stdout past its end; prints "small\n"
+ *   stream_tamper punch            writes 8 KB, then fallocate(PUNCH_HOLE) the first 4 KB
  */
 #define _GNU_SOURCE
 #include <errno.h>

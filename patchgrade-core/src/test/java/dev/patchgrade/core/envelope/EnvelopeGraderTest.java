@@ -123,7 +123,7 @@ class EnvelopeGraderTest {
 
     @Test
     void aCheapRunThatPassedWhereAnotherBrokeTheCeilingIsADisagreement() {
-        // The red team's page-cache candidate: 421 ms of CPU on its first run, under 5 ms on the two it read its answer back in.
+        // A page-cache candidate: 421 ms of CPU on its first run, under 5 ms on the two it read its answer back in.
         List<EnvelopeRun> runs = List.of(ok(3000, 421_198), ok(3000, 4_628), ok(3000, 4_836));
         Envelope envelope = envelope(basic(9216, 100_000));
         assertThat(EnvelopeGrader.grade(envelope, runs, null, List.of()).accepted()).isTrue();

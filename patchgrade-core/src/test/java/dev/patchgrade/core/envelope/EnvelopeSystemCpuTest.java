@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kernel splits a run's exact CPU time into user and system time by sampling the mode each timer tick
- * lands in, and a program can steer that: the red team's candidate sat in read(/dev/zero) whenever a tick was
+ * lands in, and a program can steer that: a cheating candidate sat in read(/dev/zero) whenever a tick was
  * due and reported 292 ms user, 964 ms system for 1 s of user work. A recording therefore ceilings both.
  */
 class EnvelopeSystemCpuTest {
@@ -73,7 +73,7 @@ class EnvelopeSystemCpuTest {
                 .extracting(e -> ((PatchgradeException) e).errorName()).isEqualTo("unmeasurable_ceiling");
     }
 
-    /** The red team's numbers: the honest slow build is rejected for user CPU; hiding it in system time is now rejected too. */
+    /** The cheating candidate's numbers: the honest slow build is rejected for user CPU; hiding it in system time is now rejected too. */
     @Test
     void userTimeMovedIntoSystemTimeBreaksTheRecordedSystemCeiling() {
         // The known-good build: 350 ms user, 3 ms system -> max_user_us 575,000, max_sys_us 54,500.
@@ -96,7 +96,7 @@ class EnvelopeSystemCpuTest {
                 .isEqualTo("sys_cpu: 903,000 us > 54,500 us (+1557%)");
 
         EnvelopeVerdict measured = EnvelopeGrader.grade(envelope, List.of(run(292_087, 964_288)), SHA, List.of());
-        assertThat(measured.reasons()).as("the red team's reported figures").containsExactly("sys_cpu");
+        assertThat(measured.reasons()).as("the cheating candidate's reported figures").containsExactly("sys_cpu");
     }
 
     /** A hand-written file with only the basic keys sets no system ceiling and grades as it did. */

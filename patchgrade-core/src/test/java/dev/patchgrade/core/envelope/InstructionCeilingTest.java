@@ -119,7 +119,7 @@ class InstructionCeilingTest {
     void aProgramThatPrintsSomethingElseUnderValgrindIsRejectedForInstructionsNeverPassed() throws Exception {
         record(CounterMode.VALGRIND, "1");
         // Under Valgrind it skips its work and says so: a tiny count, from a run that is not the graded one.
-        GoalResult result = grade(CounterMode.VALGRIND, List.of(Fixtures.command("redteam"), "counter-aware", "30"));
+        GoalResult result = grade(CounterMode.VALGRIND, List.of(Fixtures.command("attacker"), "counter-aware", "30"));
         assertThat(result.error()).isNull();
         assertThat(result.failures()).singleElement().asString().contains("instructions: the counted run (under valgrind) printed something "
                 + "else than the graded runs").contains("behaves differently under the counter");
@@ -170,7 +170,7 @@ class InstructionCeilingTest {
 
     @Test
     void aKnownGoodProgramThatSeesTheCounterIsRecordedWithoutAnInstructionCeiling() throws Exception {
-        List<String> command = List.of(Fixtures.command("redteam"), "counter-aware", "2");
+        List<String> command = List.of(Fixtures.command("attacker"), "counter-aware", "2");
         assertThat(recordWarnings(command, 1)).filteredOn(w -> w.contains("max_instructions")).singleElement().asString()
                 .contains("printed something else than the graded runs");
         assertThat(JsonReports.MAPPER.readTree(envelope.toFile()).has("max_instructions")).isFalse();

@@ -131,7 +131,7 @@ class CheatingCandidatesTest {
         assertThat(changed.error().error()).isEqualTo(ErrorName.REFERENCE_IDENTITY_DRIFT);
     }
 
-    /** Red team 13: a library beside the reference ($ORIGIN rpath) stayed visible; a candidate dlopen'd it and passed. */
+    /** A library beside the reference ($ORIGIN rpath) stayed visible; a candidate dlopen'd it and passed. */
     @Test
     void aCandidateCannotReadWhatLiesBesideTheReference() throws Exception {
         Path reference = dir.resolve("frozen/bin/ref");

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team 16: an oracle directory absent when a launcher opened was left out of the hides, and the read-only host
+ * An oracle directory absent when a launcher opened was left out of the hides, and the read-only host
  * is a live view: a sibling module's reports written later under {@code mvn -T} (every row's golden) were readable.
  * The goals create the build's output directories first; one that exists is hidden whatever is written into it later.
  */

@@ -236,7 +236,7 @@ class LauncherTest {
     @Test
     void withoutTheSandboxARunCannotCacheAnAnswerOnItsSlotsStdoutFile(@TempDir Path kept) {
         try (Launcher open = Launchers.open(GradeLog.SILENT, SandboxSpec.of(SandboxSpec.Mode.OFF))) {
-            String candidate = Fixtures.command("redteam");
+            String candidate = Fixtures.command("attacker");
             open.launch(LaunchRequest.of(List.of(candidate, "slot-store", "4242")));
             assertThat(open.launch(LaunchRequest.of(List.of(candidate, "slot-load"))).stdout().excerpt()).doesNotContain("4242");
             Path prefix = kept.resolve("case");

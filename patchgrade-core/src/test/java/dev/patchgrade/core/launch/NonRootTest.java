@@ -66,7 +66,7 @@ class NonRootTest {
     }
 
     /**
-     * Without the sandbox a child of the same user could open /proc/JVM/mem: a red-team child read the run's token
+     * Without the sandbox a child of the same user could open /proc/JVM/mem: a cheating child read the run's token
      * from the heap and wrote a forged answer with it into the helper's reply pipe through /proc/JVM/fd. The JVM is
      * not dumpable while such a launcher is open, and is again after it closes; a sandboxed launcher leaves it be.
      */
@@ -80,7 +80,7 @@ class NonRootTest {
         dev.patchgrade.core.SandboxAvailability.assumeAvailable();
         try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
             assumeTrue(launcher.method().contains("task_clock"), "needs PID 1's counters: " + launcher.method());
-            LaunchResult hidden = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "sigchld-ign-touch", "2"))
+            LaunchResult hidden = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("attacker"), "sigchld-ign-touch", "2"))
                     .withWorkingDirectory(dir));
             assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
             assertThat(hidden.usage().maxRssKb()).as(hidden.usage().toString()).isNull();

@@ -3,7 +3,7 @@ package dev.patchgrade.core.launch;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A red-team test class's runs: each test gets a directory, shown to the sandbox, to run in. */
+/** A attack test class's runs: each test gets a directory, shown to the sandbox, to run in. */
 abstract class SandboxedRunTest {
     @TempDir
     Path dir;

@@ -11,7 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-/** The red-team tests' runs: a launcher with the sandbox required that shows {@code dir}, and runs in it. */
+/** The attack tests' runs: a launcher with the sandbox required that shows {@code dir}, and runs in it. */
 final class SandboxedRuns {
     private SandboxedRuns() {}
 
@@ -36,7 +36,7 @@ final class SandboxedRuns {
 
     /**
      * Runs {@code beside} while a run of {@code flooder} holds as many descriptors in flight as the kernel lets it
-     * (the fixture redteam's flood-hold, in {@code shared}, which runs must be able to write); the flood holds
+     * (the fixture attacker's flood-hold, in {@code shared}, which runs must be able to write); the flood holds
      * until released, so all of {@code beside} happens while it is in place, however slow the host.
      *
      * @return the flood's line: "flooded N stop=..."
@@ -45,7 +45,7 @@ final class SandboxedRuns {
         Path flooding = shared.resolve("flooding");
         Path release = shared.resolve("release");
         CompletableFuture<LaunchResult> flood = CompletableFuture.supplyAsync(
-                () -> flooder.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "flood-hold", flooding.toString(), release.toString()))
+                () -> flooder.launch(LaunchRequest.of(List.of(Fixtures.command("attacker"), "flood-hold", flooding.toString(), release.toString()))
                         .withWorkingDirectory(dir).withTimeout(Duration.ofSeconds(180))));
         try {
             while (!Files.exists(flooding) && !flood.isDone()) {

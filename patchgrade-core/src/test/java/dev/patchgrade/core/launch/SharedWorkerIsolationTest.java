@@ -12,20 +12,20 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Red team, round 3, sandbox on: what the runs of one worker share beyond their namespaces. Unix sockets a run left
+ * Sandbox on: what the runs of one worker share beyond their namespaces. Unix sockets a run left
  * in a garbage cycle (with memory in flight in them), the worker's PID 1 (its /proc files: what it reaped, and some
  * writable by the target's uid when Maven runs as root), and the scheduler's autogroup of the session.
  */
-class RedSharedWorkerTest extends SandboxedRunTest {
+class SharedWorkerIsolationTest extends SandboxedRunTest {
     /**
      * A socketpair whose ends were sent over each other is reachable from no process once the run is gone, and the
      * kernel (6.10 and later) collects it only when over 16,000 descriptors are in flight: 64 MB of memfds in flight
      * in it stayed charged to the worker's cgroup into the next run's baseline, and that run made the kernel collect
-     * them and touched as much without its peak moving (96 MB hidden in the red team's run).
+     * them and touched as much without its peak moving (96 MB hidden in the cheating candidate's run).
      */
     @Test
     void memoryParkedInAUnixSocketCycleDoesNotHideTheNextRunsPeak() throws Exception {
-        String candidate = Fixtures.command("redteam");
+        String candidate = Fixtures.command("attacker");
         try (Launcher launcher = open()) {
             Long clean = run(launcher, candidate, "unix-kick-touch", "64").usage().treeRssKb();
             Assumptions.assumeTrue(clean != null, "no memory cgroup here");
@@ -64,7 +64,7 @@ class RedSharedWorkerTest extends SandboxedRunTest {
     /**
      * In three-column grading the reference runs through a launcher of its own beside the candidate's; with the
      * scratch outside /tmp and /dev/shm (Jenkins' workspace@tmp or $WORKSPACE/tmp as java.io.tmpdir,
-     * -Dpatchgrade.scratch) a red-team candidate read the reference's stdout from that launcher's scratch while it
+     * -Dpatchgrade.scratch) a cheating candidate read the reference's stdout from that launcher's scratch while it
      * ran, also with the base inside the project, which the runs are shown. Every scratch of the base is hidden now.
      */
     @Test
@@ -97,15 +97,15 @@ class RedSharedWorkerTest extends SandboxedRunTest {
     @Test
     void aRunCannotTakeALeaseOnAHostFile() throws Exception {
         Path file = Files.writeString(dir.resolve("leased"), "x");
-        assertThat(Fixtures.outputOutsideTheSandbox("redteam", dir, "lease", file.toString())).as("without the sandbox").isEqualTo("lease ok\n");
+        assertThat(Fixtures.outputOutsideTheSandbox("attacker", dir, "lease", file.toString())).as("without the sandbox").isEqualTo("lease ok\n");
         try (Launcher launcher = open()) {
-            assertThat(run(launcher, Fixtures.command("redteam"), "lease", file.toString()).stdout().excerpt()).isEqualTo("lease refused errno=1\n");
+            assertThat(run(launcher, Fixtures.command("attacker"), "lease", file.toString()).stdout().excerpt()).isEqualTo("lease refused errno=1\n");
         }
     }
 
     /**
      * The host's cgroup tree under the read-only /sys: the worker's memory.stat and cpuacct counters run on from one
-     * run to the next (a red-team run set its page-fault count so the next read a byte back), and every other
+     * run to the next (a cheating run set its page-fault count so the next read a byte back), and every other
      * worker's and Maven's are there too. An empty directory now.
      */
     @Test

@@ -10,14 +10,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team, sandbox on: a run's files in its private /tmp stay in memory (charged to the helper's memory cgroup) until
+ * Sandbox on: a run's files in its private /tmp stay in memory (charged to the helper's memory cgroup) until
  * the next run on the worker starts. The helper resets the cgroup peak and takes the base *before* the zygote replaces
  * that tmpfs, so the next run's tree RSS is measured against a base that includes the pinned pages, which are freed
  * right after: a candidate whose run N pins X MB makes run N+1 report tree_rss_kb of about max(0, used - X), here 0
  * instead of 200 MB, slipping under a max_tree_rss_kb ceiling. Fix: empty/unmount the run's /tmp and /dev/shm as soon
  * as the run ends (before the reply), or have the zygote replace them before the helper takes the base (cgroup_reset).
  */
-class RedTreeRssTest {
+class PinnedTmpfsMemoryTest {
     @TempDir
     Path dir;
 

@@ -10,13 +10,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team (attack 1), sandbox on: memory outside the bounded /tmp and /dev/shm that a run might leave behind. A SysV
+ * Sandbox on: memory outside the bounded /tmp and /dev/shm that a run might leave behind. A SysV
  * shared memory segment never removed (IPC_RMID), a POSIX message queue, and a tmpfs mounted in a user and mount
  * namespace of the run's own (no size= option: half of memory). Each lives in a namespace of the run, so each must be
  * gone once the run is answered, as the run's /tmp is (serve_runs remounts it before the reply so that the next
  * run's cgroup baseline holds none of it). Fails if Shmem is still up by 100 MB when the answer arrives.
  */
-class RedIpcLeftoverTest {
+class IpcLeftoverTest {
     @TempDir
     Path dir;
 

@@ -12,11 +12,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team 20: a run owns its output files on the host, so it could change their mode (a set-user-ID program left in
+ * A run owns its output files on the host, so it could change their mode (a set-user-ID program left in
  * target/), grow them past the output cap without writing (fallocate), and leave memory behind a chain of sockets the
- * kernel frees after the next run's baseline. Fixtures stream_tamper.c and socket_chain.c are the red team's.
+ * kernel frees after the next run's baseline. Fixtures stream_tamper.c and socket_chain.c are the cheating candidate's.
  */
-class RedStreamFileTest extends SandboxedRunTest {
+class StreamFileSafetyTest extends SandboxedRunTest {
     @TempDir
     Path dir;
 

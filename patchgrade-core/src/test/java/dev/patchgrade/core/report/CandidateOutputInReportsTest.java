@@ -24,20 +24,27 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
- * Red team: a candidate that cannot pass tries to make the verdict read as something else. Its output
+ * A candidate that cannot pass tries to make the verdict read as something else. Its output
  * (through the {@code spoof_output} fixture, byte for byte) carries terminal escapes, C1 controls, bidi
  * overrides, invisible characters, line separators, XML and HTML markup. Every failing case must still
  * be a failure to a strict XML parser and to junitparser, and no line patchgrade shows a person (console,
  * failure message, HTML) may hold a character that moves the cursor, reorders or hides text, or starts a
  * new line.
  */
-class RedReportSpoofTest {
+class CandidateOutputInReportsTest {
+    /** Every test reads its report with junitparser: without it none of them can hold, so none starts a grade. */
+    @BeforeAll
+    static void junitparserIsInstalled() {
+        ExternalTools.require(ExternalTools.junitparser(), "python3-junitparser", "apt-get install python3-junitparser");
+    }
+
     private static final String GOLD = "total: 41\\n";
 
     /** What each failing case prints instead of {@code total: 41}; the escapes are decoded by the fixture. */
@@ -212,10 +219,9 @@ class RedReportSpoofTest {
         assertThat(suite.getElementsByTagName("failure").getLength()).isEqualTo(failures);
         assertThat(suite.getAttribute("errors")).isEqualTo("0");
 
-        ExternalTools.require(ExternalTools.junitparser(), "python3-junitparser", "apt-get install python3-junitparser");
         Path script = dir.resolve("junitparser_counts.py");
         if (!Files.exists(script)) {
-            try (InputStream in = RedReportSpoofTest.class.getResourceAsStream("/junitparser_counts.py")) {
+            try (InputStream in = CandidateOutputInReportsTest.class.getResourceAsStream("/junitparser_counts.py")) {
                 Files.copy(in, script);
             }
         }

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team 2 (attack 2), sandbox on: PID 1 enters a fresh IPC namespace before each run and clear_ipc empties it
+ * Sandbox on: PID 1 enters a fresh IPC namespace before each run and clear_ipc empties it
  * after the run. (a) SysV objects keyed the same in two runs: no data may pass. (b) A run that makes an IPC
  * namespace of its own (unshare -Ui, a user namespace is allowed) creates its SysV segment there: clear_ipc only
  * walks PID 1's namespace, and the nested one is freed from a kernel work queue after the last process left, so the
@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * (Thousands of queues and semaphore sets made clear_ipc take about 240-485 ms before an answer: measured, not
  * asserted, since it is a time.)
  */
-class RedNestedIpcTest {
+class NestedIpcNamespaceTest {
     @TempDir
     Path dir;
 

@@ -11,12 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team (attack 4), sandbox off, pidfd path (CLONE_PIDFD, first look is the poll, finish_tree skipping has_children
+ * Sandbox off, pidfd path (CLONE_PIDFD, first look is the poll, finish_tree skipping has_children
  * on ECHILD): an orphan that burns CPU and ends while the target still runs (a zombie of the helper until finish_tree),
  * a daemon in a session of its own still running when the target exits, and a target kept alive past its deadline by a
  * second thread. Each must be counted (CPU, leftovers) or killed, and the helper must answer in time. Passes: defeated.
  */
-class RedPidfdWaitTest {
+class PidfdWaitOrphansTest {
     @TempDir
     Path dir;
 

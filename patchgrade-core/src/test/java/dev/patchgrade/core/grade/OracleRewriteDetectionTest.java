@@ -20,10 +20,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team, sandbox off: a candidate rewrites a gold file without a write(2) on its path, hoping the
+ * Sandbox off: a candidate rewrites a gold file without a write(2) on its path, hoping the
  * identity fingerprint (inode, device, size, mtime, ctime) stays put. Every way changes the ctime.
  */
-class OracleGuardRedTeamTest {
+class OracleRewriteDetectionTest {
     @TempDir
     Path dir;
 

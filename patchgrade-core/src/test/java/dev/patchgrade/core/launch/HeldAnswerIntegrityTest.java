@@ -17,13 +17,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team 4, sandbox off: held answers. With run N+1's request read ahead, the helper writes run N's answer only
+ * Sandbox off: held answers. With run N+1's request read ahead, the helper writes run N's answer only
  * once N+1 has started, so N+1's first act can be to stop or kill the helper (its parent, same user) before N's
  * answer is out. That may cost N its answer (launcher_failed, never a pass it did not earn), and must not hang the
  * JVM nor leave N+1's process behind once the launcher is closed. Each case is run as nobody (the non-dumpable
  * helper) and as root.
  */
-class RedHeldAnswerTest {
+class HeldAnswerIntegrityTest {
     @TempDir
     Path dir;
 
@@ -73,7 +73,7 @@ class RedHeldAnswerTest {
             if (ms > 2_000 + 500 + HelperProcess.CLEANUP.toMillis() + 10_000) {
                 wrong.add("took " + ms + " ms" + as);
             }
-            if (!RedStopLoopTest.gone(sleeper)) {
+            if (!StoppedHelperCleanupTest.gone(sleeper)) {
                 wrong.add("N+1's process outlived the launcher" + as);
             }
         }

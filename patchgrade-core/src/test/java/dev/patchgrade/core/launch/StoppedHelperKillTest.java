@@ -12,13 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team (attack 2), sandbox off, helper wrapped to run as nobody under a root JVM: the run stops its helper so the
+ * Sandbox off, helper wrapped to run as nobody under a root JVM: the run stops its helper so the
  * JVM's deadline kill (killRun) is the only cleanup left, and arranges to escape it: (a) a child moved into a session
  * of its own (setsid) is outside the group the pid file names; (b) the pid file rewritten to 0 names no group at all,
  * so the target's own group survives. The helper is SIGKILLed, nobody runs finish_tree, and the processes outlive the
  * run and the launcher. Fails if any sleeper is still alive 5 s after the launcher is closed.
  */
-class RedKillEscapeTest {
+class StoppedHelperKillTest {
     @TempDir
     Path dir;
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team 4: run N+1 rewrites run N's stdout file before the JVM hashes it. The JVM reads a run's output files only
+ * Run N+1 rewrites run N's stdout file before the JVM hashes it. The JVM reads a run's output files only
  * once the answer is in, and with held answers that answer is written once the next queued run has started: N+1 is
  * always running by then. Without the sandbox the scratch directory is writable by the run's user (the helper's), so
  * N can note its stdout's path (/proc/$$/fd/1) and N+1 overwrite that file: N is graded on output it never wrote,
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * here, against 4 in 40 with them, with a shell; a program that rewrites at once does better). In the sandbox the
  * scratch directory is not in the run's view.
  */
-class RedHeldOutputTest {
+class HeldOutputIsolationTest {
     private static final int TRIES = 20;
 
     @TempDir

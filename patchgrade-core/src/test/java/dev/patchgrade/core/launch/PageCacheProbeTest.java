@@ -19,10 +19,10 @@ import org.junit.jupiter.api.Test;
 /**
  * The host's page cache outlives every run: a candidate that marks pages of a large readable file as
  * cached (by reading them) or not (by dropping them), and asks which are, leaves its answer for the
- * next run, and the grade of {@code runs > 1} takes the cheapest. A red-team candidate did exactly
+ * next run, and the grade of {@code runs > 1} takes the cheapest. A cheating candidate did exactly
  * that through mincore and fadvise and was graded pass on its second run.
  */
-class RedPageCacheTest {
+class PageCacheProbeTest {
     private static final int PAGES = 64;
     private Path dir;
     private Path file;
@@ -56,7 +56,7 @@ class RedPageCacheTest {
         assertThat(resident()).isEqualTo("resident " + PAGES + " of " + PAGES + "\n");
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxAvailability.requiredShowing(dir))) {
             assertThat(launcher.sandbox().active()).as(launcher.sandbox().describe()).isTrue();
-            LaunchResult run = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "pagecache", file.toString()))
+            LaunchResult run = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("attacker"), "pagecache", file.toString()))
                     .withWorkingDirectory(dir));
             assertThat(run.stdout().excerpt()).isEqualTo("""
                     fadvise ok
@@ -83,8 +83,8 @@ class RedPageCacheTest {
         String bits = "0110000000000000000100000000000000000100000000000000000000000000";
         assertThat(direct("pc-drop", file.toString())).isEmpty();
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxAvailability.requiredShowing(dir))) {
-            launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "pc-set", file.toString(), bits)).withWorkingDirectory(dir));
-            String read = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "pc-probe", file.toString()))
+            launcher.launch(LaunchRequest.of(List.of(Fixtures.command("attacker"), "pc-set", file.toString(), bits)).withWorkingDirectory(dir));
+            String read = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("attacker"), "pc-probe", file.toString()))
                     .withWorkingDirectory(dir)).stdout().excerpt();
             // What the second run would print if the first had left it this number ('h': the pages it touched to look).
             assertThat(read).isNotEqualTo("h110000000000000h001000000000000h000010000000000h000000000000000\n");
@@ -115,6 +115,6 @@ class RedPageCacheTest {
     }
 
     private String direct(String... arguments) throws Exception {
-        return Fixtures.outputOutsideTheSandbox("redteam", dir, arguments);
+        return Fixtures.outputOutsideTheSandbox("attacker", dir, arguments);
     }
 }

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Red team: with the sandbox on, a candidate sees neither the scratch directory in /dev/shm nor another run's held output. */
-class RedShmProbeTest {
+/** With the sandbox on, a candidate sees neither the scratch directory in /dev/shm nor another run's held output. */
+class HeldOutputShmProbeTest {
     @TempDir
     Path dir;
 

@@ -8,11 +8,11 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Red team: a candidate whose main thread spins at SCHED_IDLE on the CPU its worker thread keeps
+ * A candidate whose main thread spins at SCHED_IDLE on the CPU its worker thread keeps
  * busy makes the main thread's run-queue delay (what the helper reads from /proc/pid/schedstat)
  * nearly its whole wall time, though no other process loaded the machine.
  */
-class LoadFreeTimeRedTeamTest {
+class SpinningMainThreadCpuTest {
 
     @Test
     void anIdleSpinningMainThreadDoesNotHideItsOwnWorkersTime() {

@@ -12,14 +12,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team (attack 2, the root JVM lending its power), sandbox off, helper wrapped to run as nobody under a root JVM:
+ * Sandbox off, helper wrapped to run as nobody under a root JVM:
  * with a wrapper the scratch directory is made writable by everyone (HelperProcess.start: setWritable(true, false)),
  * without the sticky bit. The run learns its slot name from /proc/$$/fd/1 and plants a symlink named
  * {@code <slot>.stdin} there pointing at a root-only file. The slot is given back after the run; the next run with a
  * stdin gets the same slot, and RunFiles.create writes its stdin with Files.write (which follows symlinks) as root:
  * the root-only file is overwritten with the case's input. Fails if the victim file changes.
  */
-class RedScratchSymlinkTest {
+class ScratchSymlinkTest {
     @TempDir
     Path dir;
     @TempDir

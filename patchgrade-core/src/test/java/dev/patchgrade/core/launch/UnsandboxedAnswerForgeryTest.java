@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team, sandbox OFF and Maven running as ROOT without the setpriv wrapper (so the candidate is root): a run writes
+ * Sandbox OFF and Maven running as ROOT without the setpriv wrapper (so the candidate is root): a run writes
  * two complete "done" lines into its parent's reply pipe (/proc/$PPID/fd/1). Before answers carried the run's token,
  * the JVM took the first as this run's answer and the second as the answer of the run queued behind it, so the queued
  * case (exit 5) was reported as exit 0 in 1 us. Now a forged line lacks the token: both runs fail with
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * A root candidate could still read the token from the helper's memory: without the sandbox, reports say the verdict
  * is not tamper-proof.
  */
-class RedOffTest {
+class UnsandboxedAnswerForgeryTest {
     private static String outcome(CompletableFuture<LaunchResult> run) throws Exception {
         try {
             return "exit " + run.get(60, TimeUnit.SECONDS).exitCode();

@@ -14,13 +14,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team 2 (attack 1), sandbox off: killRun continues the helper every 20 ms for up to 2 s so that it kills its
+ * Sandbox off: killRun continues the helper every 20 ms for up to 2 s so that it kills its
  * own tree. A child in a session of its own re-stops the helper in a tight loop ({@code kill} is a shell builtin, so
  * a SIGSTOP follows each SIGCONT within microseconds): the helper never gets far enough to run finish_tree, the
  * pid-file group kill misses the looper (another session), and the helper's SIGKILL orphans it. Fails if the looper
  * (or the sleeper it keeps) is alive 5 s after the launcher is closed, or if launch or close hangs.
  */
-class RedStopLoopTest {
+class StoppedHelperCleanupTest {
     @TempDir
     Path dir;
 

@@ -10,10 +10,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Red team 18: memory a run keeps where PID 1's socket looks did not reach (connections reset before they were
+ * Memory a run keeps where PID 1's socket looks did not reach (connections reset before they were
  * accepted, IPv6, MPTCP), and memory the kernel freed after the answer, which the next run used unseen.
  */
-class RedSocketParkTest extends SandboxedRunTest {
+class SocketParkedMemoryTest extends SandboxedRunTest {
     /** The fixture socket_park.c: each mode keeps memory somewhere and reads it back whole. */
     static final String BINARY = dev.patchgrade.core.Fixtures.command("socket_park");
 
@@ -81,7 +81,7 @@ class RedSocketParkTest extends SandboxedRunTest {
     }
 
     /**
-     * Red team 19: a listener's receive buffer set large, a connection queued on it (taking that buffer), the
+     * A listener's receive buffer set large, a connection queued on it (taking that buffer), the
      * listener's buffer then shrunk: PID 1 counted the waiting connection at the shrunk size (1,000 MB read as a
      * 13 MB tree peak). SO_RCVBUF now does nothing, so a waiting connection holds at most the default buffer.
      */
@@ -95,7 +95,7 @@ class RedSocketParkTest extends SandboxedRunTest {
         }
     }
 
-    /** Red team 19: socketpair() of a family but AF_UNIX reached the kernel's socket creation: refused by the filter now. */
+    /** Socketpair() of a family but AF_UNIX reached the kernel's socket creation: refused by the filter now. */
     @Test
     void socketpairIsUnixAlone() {
         try (Launcher launcher = open()) {

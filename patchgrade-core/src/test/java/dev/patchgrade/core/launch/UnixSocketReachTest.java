@@ -20,11 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team: host unix sockets. A pathname socket takes connect() (and a datagram sendto()) through a
+ * Host unix sockets. A pathname socket takes connect() (and a datagram sendto()) through a
  * read-only mount and past the network namespace, wherever the view shows it and whenever it was
  * bound; the sandbox's seccomp filter leaves a run no unix socket that can name a path.
  */
-class UnixSocketRedTeamTest {
+class UnixSocketReachTest {
     private static final String REFUSED = "refused errno=13\n";
     private static final String ALREADY_CONNECTED = "refused errno=106 sendto errno=106\n";
 
@@ -43,7 +43,7 @@ class UnixSocketRedTeamTest {
     }
 
     private String run(Launcher launcher, String... arguments) {
-        List<String> command = new java.util.ArrayList<>(List.of(Fixtures.command("redteam")));
+        List<String> command = new java.util.ArrayList<>(List.of(Fixtures.command("attacker")));
         command.addAll(List.of(arguments));
         return launcher.launch(LaunchRequest.of(command).withWorkingDirectory(dir)).stdout().excerpt();
     }
@@ -60,7 +60,7 @@ class UnixSocketRedTeamTest {
     /** A socket a host daemon binds in a system tree, with no link to it from anywhere else. */
     @Test
     void aSocketInASystemTree() throws Exception {
-        Path system = Path.of("/usr/lib/patchgrade-redteam2-" + ProcessHandle.current().pid() + ".sock");
+        Path system = Path.of("/usr/lib/patchgrade-attacker2-" + ProcessHandle.current().pid() + ".sock");
         Assumptions.assumeTrue(Files.isWritable(system.getParent()), "needs a writable /usr/lib to play the daemon");
         try (ServerSocketChannel daemon = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             daemon.bind(UnixDomainSocketAddress.of(system));
@@ -201,7 +201,7 @@ class UnixSocketRedTeamTest {
     }
 
     /**
-     * Red team 4: no unix socket by another way than socket(). PID 1 of the sandbox holds its socket to the helper's
+     * No unix socket by another way than socket(). PID 1 of the sandbox holds its socket to the helper's
      * side; pidfd_getfd and /proc/1/fd on it, inherited descriptors, x32 socket() and socketpair(), and socket() with
      * the family's high bits set all give the run nothing (PID 1 is not dumpable and holds capabilities the run lacks).
      */
@@ -215,7 +215,7 @@ class UnixSocketRedTeamTest {
 
     /** A datagram socket at {@code socket} in a process of its own, outside the sandbox, listening for {@code millis}. */
     private static Process datagramDaemon(Path socket, int millis) throws Exception {
-        Process daemon = new ProcessBuilder(Fixtures.command("redteam"), "dgram-daemon", socket.toString(), Integer.toString(millis))
+        Process daemon = new ProcessBuilder(Fixtures.command("attacker"), "dgram-daemon", socket.toString(), Integer.toString(millis))
                 .redirectErrorStream(true).start();
         // Byte by byte: a buffered reader could take what the daemon prints later from rest().
         StringBuilder ready = new StringBuilder();
@@ -233,6 +233,6 @@ class UnixSocketRedTeamTest {
     }
 
     private String direct(String... arguments) throws Exception {
-        return Fixtures.outputOutsideTheSandbox("redteam", dir, arguments);
+        return Fixtures.outputOutsideTheSandbox("attacker", dir, arguments);
     }
 }

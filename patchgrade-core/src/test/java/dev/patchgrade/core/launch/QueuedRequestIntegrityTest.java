@@ -12,13 +12,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team (attack 3, the run queued behind), sandbox OFF and Maven as ROOT without a wrapper: the token does not
+ * Sandbox OFF and Maven as ROOT without a wrapper: the token does not
  * protect the request. The JVM writes a queued run's request while the run before it is running; the helper moves it
  * into its read-ahead buffer (static char ahead[64 KiB]). The running root candidate rewrites it there through
  * /proc/$PPID/mem ("exit 5" becomes "exit 0", same length), and the helper then runs the altered command and answers
  * it, token and all, genuinely. Fails if the queued run is reported as exit 0.
  */
-class RedQueuedRequestTest {
+class QueuedRequestIntegrityTest {
     @TempDir
     Path dir;
 

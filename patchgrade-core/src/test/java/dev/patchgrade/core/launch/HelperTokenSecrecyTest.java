@@ -10,12 +10,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team (attack 3), sandbox OFF and Maven as ROOT without a wrapper, so the candidate is root: the token of its own
+ * Sandbox OFF and Maven as ROOT without a wrapper, so the candidate is root: the token of its own
  * run is in the helper's memory (the request body, r->token). A root run reads /proc/$PPID/mem (CAP_SYS_PTRACE passes the
  * non-dumpable check), takes the token that precedes its own stdout path, writes a whole "done ... code=0 run=TOKEN"
  * line into /proc/$PPID/fd/1 and exits 9. Fails if the JVM reports exit 0.
  */
-class RedTokenFromMemoryTest {
+class HelperTokenSecrecyTest {
     @TempDir
     Path dir;
 

@@ -1,5 +1,5 @@
 /*
- * Red-team candidate: caches an answer between runs and hides its cost.
+ * Attacking candidate: caches an answer between runs and hides its cost.
  *   keyring-store VALUE   stores VALUE as key "pg-answer" in the user keyring (@u)
  *   keyring-load          prints what a previous run stored there, or "none"
  *   persistent-store VALUE / persistent-load   the same through the user's persistent keyring
@@ -50,13 +50,13 @@
  *                         from inherited perf counters
  *   sigchld-ign-xonly-touch MB   the same, the unreadable copy touching MB of fresh memory (mode touch)
  *   touch MB              touches MB of fresh memory
- *   sigchld-ign-populate MB ROUNDS HUGE   red team 10: first ROUNDS of 8 short threads (each task the run
+ *   sigchld-ign-populate MB ROUNDS HUGE   first ROUNDS of 8 short threads (each task the run
  *                         makes adds to the CPU check's allowance), then ignores SIGCHLD and has a child fill
  *                         MB of fresh memory without a user-mode fault (MADV_POPULATE_WRITE, else MAP_POPULATE;
  *                         with HUGE 1 asking for transparent huge pages first, 2 MB a fault): "answer"
  *   fill-other            memory filled without a fault of its own: "userfaultfd errno=E process_vm_writev
  *                         errno=E poke errno=E peek P" (P: "ok" when PTRACE_PEEKDATA read a traced child's memory)
- *   sigchld-ign-procmem MB   red team 12: ignores SIGCHLD, maps MB of shared memory and forks a child that
+ *   sigchld-ign-procmem MB   ignores SIGCHLD, maps MB of shared memory and forks a child that
  *                         sleeps; the parent reads one byte of each of the child's pages through /proc/PID/mem
  *                         (its faults, the child's resident set), then lets the child go: "answer read N"
  *                         (N: pages read; 0 where reading another process's memory is refused)
@@ -70,8 +70,8 @@
  *   threads ROUNDS        starts and joins 8 threads that do nothing, ROUNDS times: "threads done"
  *   burn MS               burns MS ms of CPU
  *   socket-families       tries a socket of each family and kind: "NAME ok" or "NAME refused errno=E" per line
- *   tcp-hold MB           red team 16: holds MB in loopback TCP queues nobody reads: "held N MB"
- *   tcp-park MB [hold]    red team 17: parks MB in connections to its own listeners it never accepts (with hold,
+ *   tcp-hold MB           holds MB in loopback TCP queues nobody reads: "held N MB"
+ *   tcp-park MB [hold]    parks MB in connections to its own listeners it never accepts (with hold,
  *                         keeps them 120 ms): "parked N MB"
  *   lo-store BYTES / lo-load   BYTES sent over loopback (a TCP connection to itself), kept in the byte counts of
  *                         the network namespace: "stored:N" / "lo:N", N loopback's received bytes
@@ -416,7 +416,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(mode, "tcp-park") == 0 && argc > 2) {
-        /* Red team 17: memory parked in connections to its own listeners that it never accepts (a memory cgroup
+        /* Memory parked in connections to its own listeners that it never accepts (a memory cgroup
          * charges a TCP socket once accepted), 32 KB each, the client end closed. */
         long long wanted = atoll(argv[2]) << 20, parked = 0;
         static char block[32768];
@@ -446,7 +446,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(mode, "tcp-hold") == 0 && argc > 2) {
-        /* Red team 16: memory kept in loopback TCP queues (the reading side never reads), in no resident set. */
+        /* Memory kept in loopback TCP queues (the reading side never reads), in no resident set. */
         long long wanted = atoll(argv[2]) << 20, held = 0;
         static char block[65536];
         memset(block, 'q', sizeof block);

@@ -13,13 +13,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Red team, sandbox off, helper wrapped to run as nobody under a root JVM: the run rewrites the helper's pid file
+ * Sandbox off, helper wrapped to run as nobody under a root JVM: the run rewrites the helper's pid file
  * (its own user's file) with the group of a root process, stops the helper, and waits for the JVM's deadline kill
  * (PosixCalls.killGroup, as root). The pid file's path is in the helper's /proc/PID/cmdline (readable though the
  * helper is not dumpable). The JVM now kills a group named there only when it leads its own group and runs as the
  * helper's user: nothing the helper's user could not kill itself.
  */
-class RedPidFileTest {
+class DeadlineKillTargetTest {
     @TempDir
     Path dir;
 

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
  * not leave anything the next run of the same worker can read (the zygote's user, mount and network
  * namespaces are reused), must not write to the host kernel, and must not hide its cost.
  */
-class RedTeamTest extends SandboxedRunTest {
+class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
     private final GradeLog log = GradeLog.SILENT;
 
     @org.junit.jupiter.api.BeforeEach
@@ -39,7 +39,7 @@ class RedTeamTest extends SandboxedRunTest {
     /** The user keyring lives in the zygote's user namespace, which every run of the worker shares. */
     @Test
     void aRunCannotCacheAnAnswerInTheUserKeyringForTheNextRun() throws Exception {
-        String candidate = Fixtures.command("redteam");
+        String candidate = Fixtures.command("attacker");
         try (Launcher launcher = open()) {
             assertThat(run(launcher, candidate, "keyring-load").stdout().excerpt()).isEqualTo("none\n");
             run(launcher, candidate, "keyring-store", "the-golden-answer");
@@ -83,12 +83,12 @@ class RedTeamTest extends SandboxedRunTest {
      */
     @Test
     void cpuSpentInAnAutoReapedChildIsCounted() throws Exception {
-        GoalSettings settings = new GoalSettings("envelope", "redteam", dir.resolve("reports"), dir.resolve("target/patchgrade"), dir, Map.of())
+        GoalSettings settings = new GoalSettings("envelope", "attacker", dir.resolve("reports"), dir.resolve("target/patchgrade"), dir, Map.of())
                 .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
-        try (Launcher launcher = settings.openLauncher(log, List.of(), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("redteam"))))) {
+        try (Launcher launcher = settings.openLauncher(log, List.of(), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("attacker"))))) {
             Assumptions.assumeTrue(launcher.cpuLimitation() == null, "needs a writable CPU cgroup (root here): " + launcher.method());
             for (String mode : List.of("sigchld-ign", "sigchld-ign-xonly")) {
-                LaunchResult result = runLong(launcher, Fixtures.command("redteam"), mode, "400");
+                LaunchResult result = runLong(launcher, Fixtures.command("attacker"), mode, "400");
                 assertThat(result.stdout().excerpt()).isEqualTo("answer\n");
                 long cpu = result.usage().userMicros() + result.usage().systemMicros();
                 assertThat(cpu).as("CPU of the auto-reaped child (" + mode + "), in microseconds").isGreaterThanOrEqualTo(300_000L);
@@ -114,26 +114,26 @@ class RedTeamTest extends SandboxedRunTest {
             assertThat(tree.usage().processEscapedWait()).as("every process of an honest tree is waited for: " + tree.usage()).isFalse();
             assertThat(tree.usage().maxRssKb()).isGreaterThan(30_000L);
             // The allowance is per task the run made, told by the pid counter: a clone that fails after taking its pid
-            // moved it without a task (red team 9 burnt 120,000 pids to hide a 200 MB child); such clones are refused.
-            LaunchResult burnt = run(launcher, Fixtures.command("redteam"), "burn-pids", "2000");
+            // moved it without a task (a candidate burnt 120,000 pids to hide a 200 MB child); such clones are refused.
+            LaunchResult burnt = run(launcher, Fixtures.command("attacker"), "burn-pids", "2000");
             assertThat(burnt.stdout().excerpt()).as("clone3 refused as Docker refuses it, CLONE_PIDFD refused")
                     .startsWith("clone3 errno=38 clone errno=1 next pid ");
             assertThat(Integer.parseInt(burnt.stdout().excerpt().strip().replaceAll(".* ", ""))).as("the pid counter after 4,000 clones")
                     .isLessThan(10);
             // Each thread spends a few microseconds after its time joined its process's: 2,400 of them are no escape.
-            LaunchResult threads = runLong(launcher, Fixtures.command("redteam"), "threads", "300");
+            LaunchResult threads = runLong(launcher, Fixtures.command("attacker"), "threads", "300");
             assertThat(threads.stdout().excerpt()).isEqualTo("threads done\n");
             assertThat(threads.usage().processEscapedWait()).as("short threads: " + threads.usage()).isFalse();
-            LaunchResult hidden = runLong(launcher, Fixtures.command("redteam"), "sigchld-ign-touch", "200");
+            LaunchResult hidden = runLong(launcher, Fixtures.command("attacker"), "sigchld-ign-touch", "200");
             assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
             assertThat(hidden.usage().processEscapedWait()).as(hidden.usage().toString()).isTrue();
             assertThat(hidden.usage().maxRssKb()).as("not the parent's own 1 MB").isNull();
             assertThat(hidden.usage().minorFaults()).isNull();
             assertThat(Usage.escapedWaitReason(hidden.usage().unwaitedCpuMicros(), "peak RSS")).contains("SIGCHLD");
-            // A child that execs a file it cannot read leaves PID 1's counters; a CPU cgroup still has its CPU (red team 7:
+            // A child that execs a file it cannot read leaves PID 1's counters; a CPU cgroup still has its CPU (
             // 200 MB read as 1.6 MB here before the cgroup was asked too).
             if (launcher.cpuLimitation() == null) {
-                LaunchResult unreadable = runLong(launcher, Fixtures.command("redteam"), "sigchld-ign-xonly-touch", "200");
+                LaunchResult unreadable = runLong(launcher, Fixtures.command("attacker"), "sigchld-ign-xonly-touch", "200");
                 assertThat(unreadable.stdout().excerpt()).isEqualTo("answer\n");
                 assertThat(unreadable.usage().maxRssKb()).as(unreadable.usage().toString()).isNull();
             }
@@ -141,7 +141,7 @@ class RedTeamTest extends SandboxedRunTest {
     }
 
     /**
-     * Red team 10: 6,000 short threads bought the CPU check an allowance of 60 ms (10 us a task), and a child the
+     * 6,000 short threads bought the CPU check an allowance of 60 ms (10 us a task), and a child the
      * kernel reaped filled 100 MB with MADV_POPULATE_WRITE, which takes no user-mode fault and 15 to 35 ms of CPU:
      * the run read as 1.5 MB in 9 runs of 10. The memory cgroup counts the kernel's faults as well, and huge pages
      * (2 MB a fault) are off in runs, so the memory shows as faults no wait4 explains, whatever the allowance.
@@ -152,21 +152,21 @@ class RedTeamTest extends SandboxedRunTest {
         try (Launcher launcher = open()) {
             Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
             for (String huge : List.of("0", "1")) {
-                LaunchResult hidden = runLong(launcher, Fixtures.command("redteam"), "sigchld-ign-populate", "64", "1500", huge);
+                LaunchResult hidden = runLong(launcher, Fixtures.command("attacker"), "sigchld-ign-populate", "64", "1500", huge);
                 assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
                 assertThat(hidden.usage().processEscapedWait()).as("huge pages asked: " + huge + ", " + hidden.usage()).isTrue();
                 assertThat(hidden.usage().maxRssKb()).as("not the parent's own 1 MB").isNull();
                 assertThat(hidden.usage().treeRssKb()).as("the cgroup holds the 64 MB").isGreaterThan(64_000L);
             }
             // The same threads with the child's memory waited for: no escape, and the child's 100 MB is the peak.
-            LaunchResult honest = shLong(launcher, Fixtures.command("redteam") + " threads 750 && " + Fixtures.command("touch_mb") + " 100");
+            LaunchResult honest = shLong(launcher, Fixtures.command("attacker") + " threads 750 && " + Fixtures.command("touch_mb") + " 100");
             assertThat(honest.usage().processEscapedWait()).as(honest.usage().toString()).isFalse();
             assertThat(honest.usage().maxRssKb()).isGreaterThan(100_000L);
         }
     }
 
     /**
-     * Red team 11 filled 20 to 50 MB of a child the kernel reaped through a userfaultfd (UFFDIO_CONTINUE and
+     * A candidate filled 20 to 50 MB of a child the kernel reaped through a userfaultfd (UFFDIO_CONTINUE and
      * UFFDIO_COPY install pages without a fault), and it read as 1.9 MB with no escape told, 20 runs of 20. Memory
      * another process writes (process_vm_writev, PTRACE_POKEDATA) has its faults explained by the writer's rusage
      * (200 MB read as 1.7 MB). All three are refused; tracing itself still works.
@@ -174,21 +174,21 @@ class RedTeamTest extends SandboxedRunTest {
     @Test
     void aRunCannotFillMemoryWithoutItsOwnFaults() {
         try (Launcher launcher = open()) {
-            LaunchResult fill = run(launcher, Fixtures.command("redteam"), "fill-other");
+            LaunchResult fill = run(launcher, Fixtures.command("attacker"), "fill-other");
             assertThat(fill.stdout().excerpt()).isEqualTo("userfaultfd errno=38 process_vm_writev errno=38 poke errno=1 peek ok\n");
         }
     }
 
     /**
      * Failed faults (a read past the end of a mapped file, its SIGBUS caught) count in the perf counter and not in
-     * rusage: red team 11 had an honest program that caught 100 taken for an escape. Where the memory cgroup's
+     * rusage: an honest program that caught 100 was taken for an escape. Where the memory cgroup's
      * faults are told, they alone tell an escape, and they allow for more.
      */
     @Test
     void anHonestProgramCatchingSigbusIsNoEscape() {
         try (Launcher launcher = open()) {
             Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
-            LaunchResult caught = run(launcher, Fixtures.command("redteam"), "sigbus", "100");
+            LaunchResult caught = run(launcher, Fixtures.command("attacker"), "sigbus", "100");
             assertThat(caught.stdout().excerpt()).isEqualTo("caught 100\n");
             assertThat(caught.usage().processEscapedWait()).as(caught.usage().toString()).isFalse();
             assertThat(caught.usage().maxRssKb()).isNotNull();
@@ -196,7 +196,7 @@ class RedTeamTest extends SandboxedRunTest {
     }
 
     /**
-     * Red team 12: a parent reads one byte of each page of its sleeping child's shared memory through /proc/PID/mem.
+     * A parent reads one byte of each page of its sleeping child's shared memory through /proc/PID/mem.
      * Each read is a fault of the parent's, explained by its rusage, and the page lands in the child's resident set;
      * the child is reaped by the kernel, so 100 MB read as 1.4 MB with no escape told. The verdict does not rest on
      * that figure: record-envelope bounds the tree's memory, which the memory cgroup measures whoever holds the pages.
@@ -205,7 +205,7 @@ class RedTeamTest extends SandboxedRunTest {
     void memoryHiddenFromMaxRssIsRejectedByTheRecordedTreeCeiling() {
         try (Launcher launcher = open()) {
             Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
-            String candidate = Fixtures.command("redteam");
+            String candidate = Fixtures.command("attacker");
             List<EnvelopeRun> baseline = List.of(EnvelopeRun.of(run(launcher, candidate, "touch", "2")),
                     EnvelopeRun.of(run(launcher, candidate, "touch", "2")));
             EnvelopeRecording recording = EnvelopeRecording.of(List.of(candidate, "touch", "2"), 5, baseline, Slack.DEFAULT,
@@ -222,14 +222,14 @@ class RedTeamTest extends SandboxedRunTest {
     }
 
     /**
-     * Red team 16 held 1,000 MB in loopback UDP or netlink queues, read back whole, with a tree peak of 2 MB: socket
+     * A candidate held 1,000 MB in loopback UDP or netlink queues, read back whole, with a tree peak of 2 MB: socket
      * queues are in no resident set, and a v1 memory cgroup charges none but TCP's (once asked to). A run gets TCP
      * streams and no other socket.
      */
     @Test
     void aRunGetsTcpStreamsAndNoOtherSocket() {
         try (Launcher launcher = open()) {
-            assertThat(run(launcher, Fixtures.command("redteam"), "socket-families").stdout().excerpt()).isEqualTo("""
+            assertThat(run(launcher, Fixtures.command("attacker"), "socket-families").stdout().excerpt()).isEqualTo("""
                     tcp ok
                     tcp6 ok
                     udp refused errno=13
@@ -243,26 +243,26 @@ class RedTeamTest extends SandboxedRunTest {
         }
     }
 
-    /** Red team 16: 300 MB held in loopback TCP queues read as a 2 MB tree peak. TCP buffers are charged to the worker's cgroup. */
+    /** 300 MB held in loopback TCP queues read as a 2 MB tree peak. TCP buffers are charged to the worker's cgroup. */
     @Test
     void memoryHeldInTcpQueuesCountsInTheTreePeak() {
         try (Launcher launcher = open()) {
             Assumptions.assumeTrue(launcher.method().contains("cgroup_v1"), "TCP accounting of a v1 memory cgroup: " + launcher.method());
-            LaunchResult held = runLong(launcher, Fixtures.command("redteam"), "tcp-hold", "200");
+            LaunchResult held = runLong(launcher, Fixtures.command("attacker"), "tcp-hold", "200");
             assertThat(held.stdout().excerpt()).isEqualTo("held 200 MB\n");
             assertThat(held.usage().treeRssKb()).as(held.usage().toString()).isGreaterThan(180_000L);
         }
     }
 
     /**
-     * Red team 17 parked 1,000 MB in connections to its own listeners that it never accepted, with a tree peak of
+     * A candidate parked 1,000 MB in connections to its own listeners that it never accepted, with a tree peak of
      * 40 MB: a memory cgroup charges a TCP socket once it is accepted. PID 1 samples the run's sockets, accepted or not.
      */
     @Test
     void memoryParkedInConnectionsNeverAcceptedCountsInTheTreePeak() {
         try (Launcher launcher = open()) {
             Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
-            LaunchResult parked = runLong(launcher, Fixtures.command("redteam"), "tcp-park", "200", "hold");
+            LaunchResult parked = runLong(launcher, Fixtures.command("attacker"), "tcp-park", "200", "hold");
             assertThat(parked.stdout().excerpt()).isEqualTo("parked 200 MB\n");
             assertThat(parked.usage().treeRssKb()).as(parked.usage().toString()).isGreaterThan(180_000L);
         }
@@ -272,7 +272,7 @@ class RedTeamTest extends SandboxedRunTest {
     @Test
     void aRunHasNoTransparentHugePages() {
         try (Launcher launcher = open()) {
-            LaunchResult thp = run(launcher, Fixtures.command("redteam"), "thp");
+            LaunchResult thp = run(launcher, Fixtures.command("attacker"), "thp");
             assertThat(thp.stdout().excerpt()).isEqualTo("thp disabled=1 after-enable=1 anon-huge-kb=0\n");
         }
     }
@@ -284,14 +284,14 @@ class RedTeamTest extends SandboxedRunTest {
     @Test
     void aRunCannotResetItsOwnPeakRss() throws Exception {
         try (Launcher launcher = open()) {
-            LaunchResult forgot = runLong(launcher, Fixtures.command("redteam"), "touch-forget", "100");
+            LaunchResult forgot = runLong(launcher, Fixtures.command("attacker"), "touch-forget", "100");
             assertThat(forgot.stdout().excerpt()).startsWith("reset refused errno=30"); // EROFS
             assertThat(forgot.usage().maxRssKb()).as("the peak of 100 MB touched").isGreaterThan(90_000L);
             LaunchResult reopened = sh(launcher, "echo one >> /proc/self/fd/1; echo two >> /dev/stdout; echo three >> /dev/stderr");
             assertThat(reopened.stdout().excerpt()).isEqualTo("one\ntwo\n");
             assertThat(reopened.stderr().excerpt()).isEqualTo("three\n");
         }
-        assertThat(Fixtures.outputOutsideTheSandbox("redteam", dir, "touch-forget", "1")).as("without the sandbox").isEqualTo("reset ok\n");
+        assertThat(Fixtures.outputOutsideTheSandbox("attacker", dir, "touch-forget", "1")).as("without the sandbox").isEqualTo("reset ok\n");
     }
 
     /**
@@ -317,7 +317,7 @@ class RedTeamTest extends SandboxedRunTest {
      */
     @Test
     void aRunCannotCacheAnAnswerInTimeWaitSocketsOfTheSharedNetwork() throws Exception {
-        String candidate = Fixtures.command("redteam");
+        String candidate = Fixtures.command("attacker");
         try (Launcher launcher = open()) {
             assertThat(run(launcher, candidate, "tw-load").stdout().excerpt()).isEqualTo("loaded:0\n");
             assertThat(run(launcher, candidate, "tw-store", "4242").stdout().excerpt()).isEqualTo("stored\n");
@@ -327,12 +327,12 @@ class RedTeamTest extends SandboxedRunTest {
 
     /**
      * Loopback's byte counts belong to a network namespace: when a worker's runs shared one, a run left
-     * 777,777 in them for the next to read (a red-team run passed its answer on that way). Each run now
+     * 777,777 in them for the next to read (a cheating run passed its answer on that way). Each run now
      * has a namespace of its own, made before it.
      */
     @Test
     void aRunCannotCacheAnAnswerInTheByteCountsOfTheNetwork() {
-        String candidate = Fixtures.command("redteam");
+        String candidate = Fixtures.command("attacker");
         try (Launcher launcher = open()) {
             assertThat(run(launcher, candidate, "lo-load").stdout().excerpt()).isEqualTo("lo:0\n");
             String stored = run(launcher, candidate, "lo-store", "777777").stdout().excerpt();
@@ -345,7 +345,7 @@ class RedTeamTest extends SandboxedRunTest {
 
     /**
      * The runs of a worker share a PID namespace, whose pids count up: forking N times left N for the
-     * next run to read in its own pid (a red-team run passed its answer on that way).
+     * next run to read in its own pid (a cheating run passed its answer on that way).
      */
     @Test
     void aRunsPidSaysNothingOfTheRunsBefore() {
@@ -364,7 +364,7 @@ class RedTeamTest extends SandboxedRunTest {
     void aRunCannotCacheAnAnswerInTheTcpMetricsOfTheSharedNetwork() throws Exception {
         Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/ip")) || Files.isExecutable(Path.of("/sbin/ip")), "iproute2 lists tcp_metrics");
         try (Launcher launcher = open()) {
-            assertThat(run(launcher, Fixtures.command("redteam"), "metrics-store", "42").stdout().excerpt()).isEqualTo("stored\n");
+            assertThat(run(launcher, Fixtures.command("attacker"), "metrics-store", "42").stdout().excerpt()).isEqualTo("stored\n");
             LaunchResult load = sh(launcher, "PATH=/usr/sbin:/sbin:$PATH ip tcp_metrics show 2>&1; echo end");
             assertThat(load.stdout().excerpt()).doesNotContain("127.0.0.42");
         }
@@ -380,7 +380,7 @@ class RedTeamTest extends SandboxedRunTest {
     void aRunCannotTakeTheHostsWholeNamespaceQuota() throws Exception {
         try (Launcher launcher = open()) {
             // A fork and an unshare each, a thousand times: seconds on a slow host, and the cap is what is asked here.
-            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "userns", "1500")).withWorkingDirectory(dir)
+            LaunchResult result = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("attacker"), "userns", "1500")).withWorkingDirectory(dir)
                     .withTimeout(java.time.Duration.ofSeconds(120)));
             assertThat(result.timedOut()).as("the run ended by itself").isFalse();
             assertThat(result.stdout().excerpt()).startsWith("userns:");
@@ -398,11 +398,11 @@ class RedTeamTest extends SandboxedRunTest {
     @Test
     void aRunCannotConnectToADaemonsUnixSocketUnderRun() throws Exception {
         Assumptions.assumeTrue(Files.isDirectory(Path.of("/run")) && Files.isWritable(Path.of("/run")), "needs a writable /run to play the daemon");
-        Path socket = Path.of("/run/patchgrade-redteam-" + ProcessHandle.current().pid() + ".sock");
+        Path socket = Path.of("/run/patchgrade-attacker-" + ProcessHandle.current().pid() + ".sock");
         try (java.nio.channels.ServerSocketChannel daemon = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
             daemon.bind(java.net.UnixDomainSocketAddress.of(socket));
             try (Launcher launcher = open()) {
-                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", socket.toString()).stdout().excerpt()).startsWith("refused");
+                assertThat(run(launcher, Fixtures.command("attacker"), "unix-connect", socket.toString()).stdout().excerpt()).startsWith("refused");
             }
         } finally {
             Files.deleteIfExists(socket);
@@ -431,9 +431,9 @@ class RedTeamTest extends SandboxedRunTest {
     @Test
     void aRunCannotConnectToAUnixSocketInItsWorkingDirectory() throws Exception {
         Path work = Files.createDirectories(dir.resolve("work"));
-        GoalSettings settings = new GoalSettings("digest", "redteam", dir.resolve("reports"), dir.resolve("target/patchgrade"), work, Map.of())
+        GoalSettings settings = new GoalSettings("digest", "attacker", dir.resolve("reports"), dir.resolve("target/patchgrade"), work, Map.of())
                 .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
-        assertConnectRefused(work.resolve("daemon.sock"), () -> settings.openLauncher(log, List.of(), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("redteam")))));
+        assertConnectRefused(work.resolve("daemon.sock"), () -> settings.openLauncher(log, List.of(), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("attacker")))));
     }
 
     /** {@code writablePaths} are shown too, and so is a host process's socket there. */
@@ -447,14 +447,14 @@ class RedTeamTest extends SandboxedRunTest {
     /** A link in the project to a socket in a system tree: reached neither through the link nor at its real path. */
     @Test
     void aRunCannotConnectThroughASymlinkToAUnixSocketInASystemTree() throws Exception {
-        Path system = Path.of("/usr/lib/patchgrade-redteam-" + ProcessHandle.current().pid() + ".sock");
+        Path system = Path.of("/usr/lib/patchgrade-attacker-" + ProcessHandle.current().pid() + ".sock");
         Assumptions.assumeTrue(Files.isWritable(system.getParent()), "needs a writable /usr/lib to play the daemon");
         try (java.nio.channels.ServerSocketChannel daemon = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
             daemon.bind(java.net.UnixDomainSocketAddress.of(system));
             Path link = Files.createSymbolicLink(dir.resolve("agent.sock"), system);
             try (Launcher launcher = open()) {
-                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", link.toString()).stdout().excerpt()).startsWith("refused");
-                assertThat(run(launcher, Fixtures.command("redteam"), "unix-connect", system.toString()).stdout().excerpt()).startsWith("refused");
+                assertThat(run(launcher, Fixtures.command("attacker"), "unix-connect", link.toString()).stdout().excerpt()).startsWith("refused");
+                assertThat(run(launcher, Fixtures.command("attacker"), "unix-connect", system.toString()).stdout().excerpt()).startsWith("refused");
             }
         } finally {
             Files.deleteIfExists(system);
@@ -467,7 +467,7 @@ class RedTeamTest extends SandboxedRunTest {
             daemon.bind(java.net.UnixDomainSocketAddress.of(socket));
             try (Launcher launcher = opener.get()) {
                 assertThat(launcher.sandbox().active()).isTrue();
-                LaunchResult connect = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("redteam"), "unix-connect", socket.toString()))
+                LaunchResult connect = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("attacker"), "unix-connect", socket.toString()))
                         .withWorkingDirectory(socket.getParent()));
                 assertThat(connect.stdout().excerpt()).as(launcher.description()).isEqualTo("refused errno=13\n");
             }
@@ -480,7 +480,7 @@ class RedTeamTest extends SandboxedRunTest {
      */
     @Test
     void aRunCannotCacheAnAnswerOnItsReusedStdoutFile() throws Exception {
-        String candidate = Fixtures.command("redteam");
+        String candidate = Fixtures.command("attacker");
         try (Launcher launcher = open()) {
             run(launcher, candidate, "slot-store", "4242");
             // "xattr:VALUE atime:SECONDS": the time itself may contain the digits (1796144242 did), so compare whole fields.
@@ -534,14 +534,14 @@ class RedTeamTest extends SandboxedRunTest {
         System.setProperty("patchgrade.cacheDir", cache.toString());
         System.setProperty(HelperLauncher.WRAPPER_PROPERTY, setpriv + " --reuid=65534 --regid=65534 --clear-groups");
         dev.patchgrade.core.RecordingLog recording = new dev.patchgrade.core.RecordingLog();
-        GoalSettings settings = new GoalSettings("envelope", "redteam", dir.resolve("reports"), dir.resolve("target/patchgrade"), dir, Map.of())
+        GoalSettings settings = new GoalSettings("envelope", "attacker", dir.resolve("reports"), dir.resolve("target/patchgrade"), dir, Map.of())
                 .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
-        try (Launcher launcher = settings.openLauncher(recording, List.of(), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("redteam"))))) {
+        try (Launcher launcher = settings.openLauncher(recording, List.of(), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("attacker"))))) {
             Assumptions.assumeTrue(launcher.cpuLimitation() != null, "nobody has a writable CPU cgroup here: " + launcher.method());
             Map<String, Object> facts = settings.facts().sandboxJson();
             assertThat(facts).containsEntry("cpu_complete", false);
             assertThat((String) facts.get("cpu_limitation")).contains("SIGCHLD", "writable cgroup v1", "delegated cgroup v2", "max_wall_ms");
-            String candidate = Fixtures.command("redteam");
+            String candidate = Fixtures.command("attacker");
             LaunchResult plain = launcher.launch(LaunchRequest.of(List.of(candidate, "sigchld-ign", "400")).withWorkingDirectory(dir));
             assertThat(plain.stdout().excerpt()).isEqualTo("answer\n");
             long plainCpu = plain.usage().userMicros() + plain.usage().systemMicros();
@@ -570,7 +570,7 @@ class RedTeamTest extends SandboxedRunTest {
     @Test
     void aRunCannotOpenAVsockSocketPastTheNetworkNamespace() throws Exception {
         try (Launcher launcher = open()) {
-            assertThat(run(launcher, Fixtures.command("redteam"), "vsock").stdout().excerpt()).isEqualTo("vsock-refused\n");
+            assertThat(run(launcher, Fixtures.command("attacker"), "vsock").stdout().excerpt()).isEqualTo("vsock-refused\n");
         }
     }
 
@@ -584,9 +584,9 @@ class RedTeamTest extends SandboxedRunTest {
         Path cases = Files.writeString(project.resolve("cases.jsonl"), "{\"id\": \"a\", \"expect\": \"golden-4242\"}\n");
         Assumptions.assumeTrue(git(project, "init", "-q", ".") && git(project, "add", "cases.jsonl")
                 && git(project, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "cases"), "git is needed to make the repository");
-        GoalSettings settings = new GoalSettings("digest", "redteam", project.resolve("target/reports"), project.resolve("target/patchgrade"),
+        GoalSettings settings = new GoalSettings("digest", "attacker", project.resolve("target/reports"), project.resolve("target/patchgrade"),
                 project, Map.of()).withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(cases), project, List.of(), List.of(), List.of()));
-        try (Launcher launcher = settings.openLauncher(log, List.of(cases), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("redteam"))))) {
+        try (Launcher launcher = settings.openLauncher(log, List.of(cases), dev.patchgrade.core.grade.RunInputs.of(List.of(dev.patchgrade.core.Fixtures.command("attacker"))))) {
             LaunchResult read = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c",
                     "cat cases.jsonl 2>/dev/null; git show HEAD:cases.jsonl 2>/dev/null; ls -A .git 2>/dev/null | head -3; echo end"))
                     .withWorkingDirectory(project).withEnvironment(Map.of("PATH", "/usr/bin:/bin")));
