@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Checks a built Maven site: every page of the menu exists, and every local link of every page leads to a
-file of the site (and, with a #fragment, to an element of that page with that id or name).
+"""Checks a built Maven site: every page of the menu exists, every snippet macro found its text, and every
+local link of every page leads to a file of the site (and, with a #fragment, to an element of that page with
+that id or name).
 
 Usage: check-site.py SITE_DIR SITE_XML
 Prints each broken link as PAGE: LINK (why) and exits 1 if there is one."""
@@ -45,6 +46,9 @@ def main(site, site_xml):
             broken.append(f'site.xml: {href} (menu item "{item.get("name")}": no such page)')
     pages = [os.path.join(d, f) for d, _, fs in os.walk(site) for f in fs if f.endswith('.html')]
     for page in sorted(pages):
+        with open(page, encoding='utf-8', errors='replace') as f:
+            if 'Error during retrieving content' in f.read():
+                broken.append(f'{os.path.relpath(page, site)}: a snippet macro whose file or id was not found')
         for link in parse(page).links:
             parts = urlsplit(link)
             if parts.scheme or parts.netloc or link.startswith(('mailto:', 'javascript:')):
