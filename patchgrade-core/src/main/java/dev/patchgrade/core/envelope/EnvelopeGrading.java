@@ -95,7 +95,7 @@ final class EnvelopeGrading {
         EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, runs, expectedSha, differences, count);
         for (String disagreement : EnvelopeGrader.disagreements(envelope, runs)) {
             log.warn(caseName + ": the runs disagree, " + disagreement + ". A busy machine does that; so does a candidate that keeps its answer "
-                    + "between runs in host kernel state no sandbox separates (README, Sandbox). runs=1 is out of its reach");
+                    + "between runs in host kernel state no sandbox separates (the site's Security model page, \"Guarantees and their limits\"). runs=1 is out of its reach");
         }
         double seconds = (System.nanoTime() - started) / 1e9;
         EnvelopeReport.writeReports(reports, settings, options.run().shard(), caseName, command, envelope, verdict, count, seconds, log);

@@ -125,12 +125,12 @@ final class HelperProtocol {
                 case "sandbox_tmp", "sandbox_ipc" -> "the sandbox could not give the run its own "
                         + (stage.equals("sandbox_tmp") ? "/tmp and /dev/shm (a tmpfs mount" : "IPC namespace (unshare(CLONE_NEWIPC)")
                         + " was refused inside the run's user namespace; a seccomp profile or LSM of the agent's container can do that: "
-                        + "allow it there, as the README's \"Jenkins agents and containers\" says)";
+                        + "allow it there, as the site's Security model page, \"Docker and Kubernetes\", says)";
                 case "sandbox_net" -> "the sandbox could not make the run its own network namespace (unshare(CLONE_NEWNET)"
                         + (errno == ENOSPC ? ": the quota of network namespaces (sysctl user.max_net_namespaces) is used up, or the kernel frees used "
                                 + "ones more slowly than runs end"
                                 : " was refused inside the launcher's user namespace; a seccomp profile or LSM of the agent's container can "
-                                        + "do that: allow it there, as the README's \"Jenkins agents and containers\" says")
+                                        + "do that: allow it there, as the site's Security model page, \"Docker and Kubernetes\", says")
                         + ")";
                 default -> "failed while preparing the child (" + stage + ")";
             };
