@@ -157,7 +157,7 @@ class BadInputTest {
                 + "give the wall-clock cap of one run, e.g. \"timeout_s\": 5");
         try (Stream<Path> files = Files.list(s.reportsDirectory())) {
             assertThat(files.map(p -> p.getFileName().toString()).sorted().toList())
-                    .containsExactly("TEST-patchgrade.envelope.bad.xml", "index.html", "patchgrade.css", "patchgrade.envelope.bad.json");
+                    .containsExactly(".summary", "TEST-patchgrade.envelope.bad.xml", "index.html", "patchgrade.css", "patchgrade.envelope.bad.json");
         }
         assertThat(Files.readString(envelope)).isEqualTo("{\"timeout_s\": 0, \"max_rss_kb\": 1, \"max_user_us\": 1}");
     }

@@ -28,11 +28,11 @@ class HelperProtocolTest {
             StartFailure failure = HelperProtocol.startFailure(HelperProtocol.parse("nostart stage=" + stage + " errno=1 run=" + TOKEN), request,
                     Path.of("/bin/true"), Suggestions.PLAIN);
             assertThat(failure.detail()).contains(stage.equals("sandbox_tmp") ? "/tmp and /dev/shm" : "IPC namespace")
-                    .contains("Jenkins agents and containers").contains("errno 1");
+                    .contains("Docker and Kubernetes").contains("errno 1");
         }
         StartFailure refused = HelperProtocol.startFailure(HelperProtocol.parse("nostart stage=sandbox_net errno=1 run=" + TOKEN), request,
                 Path.of("/bin/true"), Suggestions.PLAIN);
-        assertThat(refused.detail()).contains("network namespace").contains("Jenkins agents and containers").contains("errno 1");
+        assertThat(refused.detail()).contains("network namespace").contains("Docker and Kubernetes").contains("errno 1");
         StartFailure quota = HelperProtocol.startFailure(HelperProtocol.parse("nostart stage=sandbox_net errno=28 run=" + TOKEN), request,
                 Path.of("/bin/true"), Suggestions.PLAIN);
         assertThat(quota.detail()).contains("user.max_net_namespaces").doesNotContain("Jenkins agents").contains("errno 28");
