@@ -53,8 +53,12 @@ public record SandboxStatus(String mode, String reason) {
             case "unsupported_arch" -> "the sandbox's seccomp filter knows x86_64 and aarch64 only, and without it a run "
                     + "could reach the host's unix sockets; grade on an x86_64 or aarch64 agent, or use sandbox=off here (verdicts "
                     + "then are not tamper-proof)";
-            case "net_maker", "net_maker_cgroup" -> "the launcher could not start the process that makes each run's network "
-                    + "namespace" + (stage.equals("net_maker_cgroup") ? " outside the cgroup that measures runs" : "") + " (errno " + errno
+            case "userns_quota" -> "the launcher could not set user.max_user_namespaces to 0 inside its own user namespace (errno "
+                    + errno + "), and without that a run could make a user namespace of its own and hide memory from the "
+                    + "measurement; in a container, run the agent with --security-opt seccomp=unconfined --security-opt apparmor=unconfined";
+            case "net_maker", "net_maker_cgroup", "net_maker_pdeathsig", "net_maker_dumpable" -> "the launcher could not start the process "
+                    + "that makes each run's network namespace" + (stage.equals("net_maker_cgroup") ? " outside the cgroup that measures runs" : "")
+                    + " (errno " + errno
                     + "); in a container, run the agent with --security-opt seccomp=unconfined --security-opt apparmor=unconfined";
             default -> "setting up the sandbox failed at step '" + stage + "' (errno " + errno + "); in a container, run the agent "
                     + "with --security-opt seccomp=unconfined --security-opt apparmor=unconfined";

@@ -312,6 +312,8 @@ void apply_cgroup_cpu(char *line, size_t size, int had, long long user0, long lo
     }
 }
 
+/* Unchecked: the helper is ending, and a cgroup it could not remove is swept by the next helper
+ * (sweep_stale_cgroups). */
 void leave_cgroup(void) {
     if (cpucg.version == 1) {
         write_file(cpucg.parent_procs, "0");

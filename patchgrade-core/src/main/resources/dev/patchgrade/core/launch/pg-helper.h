@@ -313,6 +313,8 @@ int write_file(const char *path, const char *text);
 int write_text(const char *path, const char *format, ...) __attribute__((format(printf, 2, 3)));
 void fd_message(struct msghdr *msg, struct iovec *iov, char *header, char *control);
 ssize_t send_with_fds(int sock, const void *data, size_t len, const int *fds, int count, int flags);
+void die_with_error(const char *format, ...) __attribute__((noreturn, format(printf, 1, 2)));
+/* The zygote's own: a step of the sandbox's setup that failed, told to the helper, which reports the sandbox off. */
 void zygote_fail(int report_fd, const char *stage) __attribute__((noreturn));
 
 #endif

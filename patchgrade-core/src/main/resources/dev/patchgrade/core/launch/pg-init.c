@@ -61,7 +61,7 @@ static void clear_ipc(void) {
 }
 
 static void reply_line(int sock, const char *line) {
-    write_all(sock, line, strlen(line));
+    if (!write_all(sock, line, strlen(line))) _exit(0); /* the helper is gone, and its runs with it */
 }
 
 static void serve_runs(int sock) {
@@ -197,7 +197,8 @@ static void forget_command_line(void) {
 }
 
 void init_main(int sock, int report, int maker_sock) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    /* Without it PID 1, and the PID namespace with it, would outlive a zygote that was killed. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) zygote_fail(report, "pdeathsig");
     if (getppid() != 0) _exit(2); /* PID 1 sees no parent: anything else means the zygote is gone */
     forget_command_line();
     net_maker.sock = maker_sock;

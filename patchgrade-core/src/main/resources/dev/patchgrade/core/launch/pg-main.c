@@ -202,15 +202,18 @@ int main(int argc, char **argv) {
     /* Whatever dispositions the JVM passed on (ignored signals survive exec) must not reach targets. */
     for (int sig = 1; sig < NSIG; sig++) {
         if (sig == SIGKILL || sig == SIGSTOP) continue;
+        /* Unchecked: the C library keeps a few numbers of its own (NPTL's), which refuse with EINVAL. */
         signal(sig, SIG_DFL);
     }
-    signal(SIGPIPE, SIG_IGN);
+    if (signal(SIGPIPE, SIG_IGN) == SIG_ERR) die_with_error("ignoring SIGPIPE");
     if (argc < 2) {
         fprintf(stderr, "usage: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--ro P] [--rw P] [--link P T] [--hide P] [--cgroup]\n");
         return 2;
     }
+    /* The JVM's last resort should the helper die: without it a target would outlive both. */
     helper.pid_file = open(argv[1], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (helper.pid_file >= 0 && ftruncate(helper.pid_file, PID_LINE) == 0) {
+    if (helper.pid_file < 0) die_with_error("opening the pid file %s", argv[1]);
+    if (ftruncate(helper.pid_file, PID_LINE) == 0) {
         helper.pid_page = mmap(NULL, PID_LINE, PROT_READ | PROT_WRITE, MAP_SHARED, helper.pid_file, 0);
         if (helper.pid_page == MAP_FAILED) helper.pid_page = NULL;
     }
@@ -233,18 +236,14 @@ int main(int argc, char **argv) {
 #ifdef __linux__
     /* Nothing bounds a target's memory: should it fill the machine, the OOM killer takes it, not the JVM.
      * Set here once, inherited by every process the helper starts (per target, it cost a /proc write a run). */
-    int oom = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
-    if (oom >= 0) {
-        if (write(oom, "1000", 4) < 0) { }
-        close(oom);
-    }
+    if (!write_file("/proc/self/oom_score_adj", "1000")) die_with_error("writing 1000 to /proc/self/oom_score_adj");
 #endif
-    if (pipe2(helper.sigchld_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 2;
+    if (pipe2(helper.sigchld_pipe, O_CLOEXEC | O_NONBLOCK) != 0) die_with_error("making the SIGCHLD pipe");
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_sigchld;
     action.sa_flags = SA_RESTART | SA_NOCLDSTOP;
-    if (sigaction(SIGCHLD, &action, NULL) != 0) return 2;
+    if (sigaction(SIGCHLD, &action, NULL) != 0) die_with_error("sigaction(SIGCHLD)");
     int probe = want_pidfd ? open_pidfd(getpid()) : -1;
     if (probe >= 0) {
         close(probe);
@@ -252,14 +251,14 @@ int main(int argc, char **argv) {
         sigset_t chld;
         sigemptyset(&chld);
         sigaddset(&chld, SIGCHLD);
-        if (sigprocmask(SIG_BLOCK, &chld, NULL) != 0) return 2;
+        if (sigprocmask(SIG_BLOCK, &chld, NULL) != 0) die_with_error("blocking SIGCHLD");
     }
 #ifdef __linux__
-    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) return 2;
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0) die_with_error("prctl(PR_SET_CHILD_SUBREAPER)");
     /* Its own children run as the same user: they must not trace it or read its memory. No
      * PR_SET_PDEATHSIG here: it fires when the JVM *thread* that started us ends, not the JVM. The
      * lifeline is stdin reaching EOF. */
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) die_with_error("prctl(PR_SET_DUMPABLE, 0)");
 #endif
     if (want_cgroup) {
         setup_cgroup();
@@ -282,7 +281,8 @@ int main(int argc, char **argv) {
         reserve_descriptors_in_flight();
         const char *failed = start_zygote(why, sizeof why);
         if (failed) {
-            if (nofile.run_hard > 0) setrlimit(RLIMIT_NOFILE, &nofile.inherited); /* unsandboxed runs get what the helper got */
+            /* Unsandboxed runs get what the helper got. */
+            if (nofile.run_hard > 0 && setrlimit(RLIMIT_NOFILE, &nofile.inherited) != 0) die_with_error("restoring RLIMIT_NOFILE");
             fprintf(stdout, "ready sandbox=off reason=%s cgroup=%s\n", failed, cgroup_name);
         } else {
             fprintf(stdout, "ready sandbox=namespaces reason=- cgroup=%s task_clock=%d\n", cgroup_name, counters.task_clock_in_sandbox);

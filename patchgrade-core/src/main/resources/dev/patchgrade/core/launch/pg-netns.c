@@ -42,20 +42,23 @@ static int make_netns(void) {
     return netns;
 }
 
+/* Tells the zygote which step failed, as "fail <stage> <errno>" in place of "up", and ends. */
+static void maker_fail(int sock, const char *stage) {
+    char text[64];
+    int len = snprintf(text, sizeof text, "fail %s %d", stage, errno);
+    if (write(sock, text, (size_t)len) < 0) { /* the zygote is gone: it has nothing to report to */ }
+    _exit(2);
+}
+
 void net_maker_main(int sock, pid_t zygote, const int leave[2]) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) maker_fail(sock, "net_maker_pdeathsig");
     if (getppid() != zygote) _exit(0);
     /* Dumpable, so that PID 1 (our uid, no capability outside) may join our namespace through a pidfd;
      * no run can name us: we are outside its PID namespace. */
-    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) maker_fail(sock, "net_maker_dumpable");
     for (int i = 0; i < 2; i++) {
-        if (leave[i] >= 0 && write(leave[i], "0", 1) != 1) {
-            char text[32];
-            int len = snprintf(text, sizeof text, "fail %d", errno);
-            if (write(sock, text, (size_t)len) < 0) { }
-            _exit(2);
-        }
-        if (leave[i] >= 0) close(leave[i]);
+        if (leave[i] < 0) continue;
+        if (write(leave[i], "0", 1) != 1 || close(leave[i]) != 0) maker_fail(sock, "net_maker_cgroup");
     }
     if (write(sock, "up", 2) != 2) _exit(0);
     char mode;

@@ -85,6 +85,8 @@ long long tasks_created(void) {
 }
 
 void reset_last_pid(void) {
-    if (counters.last_pid_fd >= 0 && pwrite(counters.last_pid_fd, "1", 1, 0) != 1) { /* a kernel that refuses: as without the file */ }
+    /* A counter not set back would count earlier runs' tasks as this one's (a larger escape allowance) and let a
+     * run read the last one's in its pid. */
+    if (counters.last_pid_fd >= 0 && pwrite(counters.last_pid_fd, "1", 1, 0) != 1) die_with_error("PID 1 writing ns_last_pid");
 }
 #endif /* __linux__ */

@@ -79,11 +79,14 @@ int read_exact(int fd, char *into, size_t len) {
     return 1;
 }
 
+/* A cgroup or /proc file may refuse a write at its close as well as at the write. */
 int write_file(const char *path, const char *text) {
     int fd = open(path, O_WRONLY | O_CLOEXEC);
     if (fd < 0) return 0;
     int ok = write_all(fd, text, strlen(text));
-    close(fd);
+    int err = errno;
+    if (close(fd) != 0 && ok) return 0;
+    errno = err;
     return ok;
 }
 
@@ -128,4 +131,27 @@ ssize_t send_with_fds(int sock, const void *data, size_t len, const int *fds, in
         memcpy(CMSG_DATA(cmsg), fds, count * sizeof(int));
     }
     return sendmsg(sock, &msg, flags);
+}
+
+/*
+ * The one place a step of the helper, its zygote or a PID 1 that must not fail reports and ends (bubblewrap's
+ * die_with_error): "fatal <what failed>: <strerror> (errno N)" as one line on stdout, the JVM's pipe, in a
+ * single write (a line under PIPE_BUF never mixes with another). The JVM shows it whole: before "ready" as the
+ * helper's answer instead of "ready", later as the garbled answer of the run that was going.
+ */
+void die_with_error(const char *format, ...) {
+    int err = errno;
+    char what[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(what, sizeof what, format, args);
+    va_end(args);
+    char line[400];
+    int len = snprintf(line, sizeof line, "fatal %s: %s (errno %d)\n", what, strerror(err), err);
+    if (len > (int)sizeof line - 1) {
+        len = (int)sizeof line - 1;
+        line[len - 1] = '\n';
+    }
+    if (write(1, line, (size_t)len) < 0) { /* the JVM is gone: nobody is left to tell */ }
+    _exit(2);
 }

@@ -8,7 +8,7 @@ struct sandbox_spec spec;
 void zygote_fail(int report_fd, const char *stage) {
     char message[128];
     int len = snprintf(message, sizeof message, "fail %s %d", stage, errno);
-    if (write(report_fd, message, (size_t)len) < 0) { }
+    if (write(report_fd, message, (size_t)len) < 0) { /* the helper then reads no answer, and says "unknown" */ }
     _exit(2);
 }
 
@@ -31,14 +31,14 @@ static const char *write_maps(pid_t pid) {
 }
 
 static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+    /* Without it the zygote, and with it every run's PID 1, would outlive a helper that was killed. */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) zygote_fail(report, "pdeathsig");
     if (getppid() != helper_pid) _exit(0); /* the helper is gone already */
     /* A session of our own, so a scheduler autogroup of our own: a run that lowers its autogroup's
      * priority (/proc/self/autogroup) must not lower the JVM's and Maven's with it. */
     if (setsid() < 0) zygote_fail(report, "setsid");
     /* The helper's SIGCHLD self-pipe is its own: this process and its PID 1s wake on a new one. */
-    close(helper.sigchld_pipe[0]);
-    close(helper.sigchld_pipe[1]);
+    if (close(helper.sigchld_pipe[0]) != 0 || close(helper.sigchld_pipe[1]) != 0) zygote_fail(report, "pipe");
     if (pipe2(helper.sigchld_pipe, O_CLOEXEC | O_NONBLOCK) != 0) zygote_fail(report, "pipe");
     if (spec.deny_userns) {
         errno = EPERM;
@@ -52,7 +52,7 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
     /* The helper is not dumpable, and neither would we be: then our /proc files belong to root and the
      * helper (not root) could not write our maps. Dumpable again until they are written and the root
      * is built; no candidate runs yet. */
-    prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) zygote_fail(report, "dumpable");
     if (unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET) != 0) zygote_fail(report, "userns");
     /* The helper writes our maps now; its answer is one byte, or EOF if it could not. */
     if (write(report, "maps", 4) != 4) _exit(2);
@@ -70,11 +70,15 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
         /* No user namespace of a run's own: in one, a run holds the capabilities to make IPC namespaces and
          * tmpfs mounts that PID 1 cannot see to clear, and whose memory the kernel frees only after the next
          * run has taken its baseline (a 300 MB segment hid that much of the next run's peak). */
-        if (write_text(path, i == 0 ? "0" : "1024") != 0) { /* older kernels: the host quota alone */ }
+        /* Nothing else stops that: the target's seccomp filter lets clone and unshare make namespaces. So a quota
+         * of user namespaces that cannot be set ends the sandbox, on any kernel; the others only keep runs from
+         * using up the host's quotas, and kernels before 4.9 (time: 5.6) have no file for them. */
+        if (write_text(path, "%s", i == 0 ? "0" : "1024") != 0 && (i == 0 || errno != ENOENT))
+            zygote_fail(report, i == 0 ? "userns_quota" : "namespace_quota");
     }
     build_root(report);
     /* Nothing of ours may be traced or read through /proc by what runs below. */
-    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) zygote_fail(report, "undumpable");
     /* The network maker: forked before the PID namespace, so that no run sees it; up once it has left
      * the measured cgroups. */
     int nets[2];
@@ -97,8 +101,12 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
         got = read(nets[0], up, sizeof up - 1);
     } while (got < 0 && errno == EINTR);
     if (got != 2 || memcmp(up, "up", 2) != 0) {
-        errno = got > 5 && strncmp(up, "fail ", 5) == 0 ? atoi(up + 5) : EPROTO;
-        zygote_fail(report, "net_maker_cgroup");
+        char stage[32] = "net_maker";
+        int err = EPROTO;
+        up[got > 0 ? got : 0] = '\0';
+        if (sscanf(up, "fail %31s %d", stage, &err) != 2) err = EPROTO;
+        errno = err;
+        zygote_fail(report, stage);
     }
     /* Joining its network namespace through a pidfd works from 5.8 on: tried once here (its namespace now
      * is ours from the user namespace's making, none a run has had). */
@@ -170,8 +178,10 @@ const char *start_zygote(char *why, size_t why_len) {
         if (failed) {
             snprintf(answer, sizeof answer, "fail %s %d", failed, errno);
             n = (ssize_t)strlen(answer);
+        } else if (write(go[1], "g", 1) != 1) {
+            snprintf(answer, sizeof answer, "fail go %d", errno);
+            n = (ssize_t)strlen(answer);
         } else {
-            if (write(go[1], "g", 1) != 1) { }
             do {
                 n = read(report[0], answer, sizeof answer - 1);
             } while (n < 0 && errno == EINTR);

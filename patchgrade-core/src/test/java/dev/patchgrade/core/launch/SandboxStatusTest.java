@@ -29,4 +29,11 @@ class SandboxStatusTest {
     void anUnknownStepIsNamedWithItsErrno() {
         assertThat(SandboxStatus.explainRefusal("sandbox_tmp:13")).contains("'sandbox_tmp'").contains("errno 13");
     }
+
+    @Test
+    void aUserNamespaceQuotaThatCannotBeSetSaysWhatItGuards() {
+        assertThat(SandboxStatus.explainRefusal("userns_quota:13")).contains("user.max_user_namespaces").contains("hide memory")
+                .contains("errno 13");
+        assertThat(SandboxStatus.explainRefusal("net_maker_pdeathsig:22")).contains("network namespace").contains("errno 22");
+    }
 }
