@@ -173,7 +173,8 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         SandboxSettings sandboxSettings = !launchesChildren()
                 ? new SandboxSettings(SandboxSpec.Mode.OFF, List.of(), basedir(), List.of(), List.of(), List.of())
                 : SandboxSettings.resolve(sandbox, this::scanReactor, basedir(), paths(hiddenPaths), paths(readOnlyPaths), paths(writablePaths));
-        return new GoalSettings(goal(), executionId, reportsDirectory.toPath(), buildDirectory.toPath().resolve("patchgrade"),
+        // check declares a reportsDirectory of its own, which Maven fills instead of this one: left null, it is never read.
+        return new GoalSettings(goal(), executionId, path(reportsDirectory), buildDirectory.toPath().resolve("patchgrade"),
                 workingDirectory.toPath(), environment).withSandbox(sandboxSettings).withModule(artifactId)
                 .withSuggestions(MavenSuggestions.INSTANCE);
     }
