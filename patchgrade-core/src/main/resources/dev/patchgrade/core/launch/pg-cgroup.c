@@ -147,7 +147,7 @@ void setup_cgroup(void) {
     }
     if (memcg.version == 1) {
         /* v1 charges TCP socket buffers to a cgroup only once its TCP limit is set: a run holding its memory in
-         * loopback queues was in no RSS and no tree peak (red team 16). Set to no limit at all, only to count. */
+         * loopback queues was in no RSS and no tree peak. Set to no limit at all, only to count. */
         char tcp[PATH_MAX + 48];
         snprintf(tcp, sizeof tcp, "%s/memory.kmem.tcp.limit_in_bytes", memcg.dir);
         memcg.tcp_accounted = write_file(tcp, "-1");
@@ -233,7 +233,7 @@ int cgroup_cpu_start(long long *user, long long *system) {
 /* Raises a reply's utime_us/stime_us to the cgroup's figures where those are clearly higher (more
  * than our own overhead per run): CPU spent in processes no wait4 saw. */
 /* Against a CPU cgroup, whose account is rusage's own: what the launcher's own work leaves unexplained, and per
- * task the run made, what a thread spends after its time joined its process's (red team: 4.8 us a thread, so
+ * task the run made, what a thread spends after its time joined its process's (4.8 us a thread, so
  * 2,400 short threads of an honest program measured 12-17 ms). */
 #define UNWAITED_CGROUP_NOISE_US 2000
 #define UNWAITED_CGROUP_US_PER_TASK 10
@@ -326,7 +326,7 @@ void leave_cgroup(void) {
 
 /*
  * Memory the kernel frees from a worker after its run was answered: unix garbage's files are put by a kworker, and
- * a shmem file of GBs takes seconds to free (red team 18: 2,000 MB in memfds parked in a garbage cycle were still
+ * a shmem file of GBs takes seconds to free (2,000 MB in memfds parked in a garbage cycle were still
  * charged when the next run's baseline was taken, and that run used 1.6 GB unseen as they went). Where the cgroup
  * holds more than a little over the last baseline, its usage is followed until it has stopped falling for 100 ms (at most 5 s).
  */

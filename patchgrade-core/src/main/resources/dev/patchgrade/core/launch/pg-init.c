@@ -213,7 +213,7 @@ void init_main(int sock, int report, int maker_sock) {
     if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, proc_options) != 0) zygote_fail(report, "proc");
     counters.last_pid_fd = open("/proc/sys/kernel/ns_last_pid", O_RDWR | O_CLOEXEC);
     /* The runs see a second instance over this one, read-only: writing /proc/self/clear_refs resets a
-     * process's peak RSS, the very figure wait4 reports (a red-team run touched 256 MB, reset it and
+     * process's peak RSS, the very figure wait4 reports (a cheating run touched 256 MB, reset it and
      * passed a 20 MB ceiling). Stdout reopened through /proc/self/fd is the file's own mount, so it
      * stays writable. This instance holds the pid counter's descriptor, which a read-only remount of
      * it would refuse. */

@@ -151,7 +151,7 @@ void build_root(int report) {
     /* The host's runtime state: daemons' sockets (docker, dbus, systemd, databases; the seccomp filter
      * keeps a run from connecting to them anyway), pid files, sessions. An empty /run, read-only too. */
     /* And the host's cgroups: a worker's counters (pgfault, usage, cpuacct.usage) carry on from one run to
-     * the next, which a red-team run set and the next read back, and every other worker's are there too. */
+     * the next, which a cheating run set and the next read back, and every other worker's are there too. */
     /* And what of /sys only root may read, which the target is when Maven is root: the kernel's tracing and
      * debug file systems, firmware tables, security and BPF state. */
     static const char *const runtime_dirs[] = {"/newroot/run", "/newroot/var/run", "/newroot/sys/fs/cgroup", "/newroot/sys/kernel/tracing",
@@ -170,7 +170,7 @@ void build_root(int report) {
         if ((hidden_dirs[hidden_dir_count++] = open(runtime_dirs[i], O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0) zygote_fail(report, "run_open");
     }
     /* The transparent huge page counters of each page size: host-wide, exact, and quiet where huge pages are
-     * only had on request, so a run set one to a value the next run read back (red team: 42 written, 42 read,
+     * only had on request, so a run set one to a value the next run read back (42 written, 42 read,
      * across workers). */
     DIR *thp = opendir("/newroot/sys/kernel/mm/transparent_hugepage");
     struct dirent *size_dir;

@@ -133,7 +133,7 @@ int confine_syscalls(void) {
         PG_IF(34, __NR_clone, CLONE),
         PG_IF(35, __NR_prctl, PRCTL),
         /* Memory no fault count sees (see memcg_faults): page tables filled without a fault (a userfaultfd's
-         * UFFDIO_COPY and UFFDIO_CONTINUE: red team 11 hid 50 MB in a child the kernel reaped) or by another
+         * UFFDIO_COPY and UFFDIO_CONTINUE: a run hid 50 MB in a child the kernel reaped) or by another
          * process, whose rusage then explains the faults (process_vm_writev, PTRACE_POKEDATA: 200 MB). */
         PG_IF(36, __NR_userfaultfd, NOSYS),
         PG_IF(37, __NR_process_vm_writev, NOSYS),
@@ -187,7 +187,7 @@ int confine_syscalls(void) {
         /* SOCKET: socket(family, type, protocol). An argument's low 32 bits (little-endian): the int
          * the kernel reads, whatever the high bits hold. The run's network is its own loopback: a TCP stream
          * there is all it gets. Datagram and netlink queues hold memory that no resident set and no v1 memory
-         * cgroup counts (red team 16 held 1,000 MB in UDP or netlink queues, read back whole, with a tree
+         * cgroup counts (a run held 1,000 MB in UDP or netlink queues, read back whole, with a tree
          * peak of 2 MB); TCP buffers are charged to the worker's cgroup (see setup_cgroup). Any other family
          * (vsock, packet, the ones a module would be loaded for) is refused. */
         PG_LOAD(81, args[0]),
@@ -198,7 +198,7 @@ int confine_syscalls(void) {
         [86] = BPF_STMT(BPF_ALU | BPF_AND | BPF_K, 0xf),
         PG_JEQ(87, SOCK_STREAM, 88, ACCES),
         /* A stream of TCP only: MPTCP (IPPROTO_MPTCP, a stream too) keeps what it receives in a socket of its
-         * own that no TCP dump lists (red team 18 parked 300 MB there with a tree peak of 82 MB). */
+         * own that no TCP dump lists (a run parked 300 MB there with a tree peak of 82 MB). */
         PG_LOAD(88, args[2]),
         PG_IF(89, 0, ALLOW),
         PG_JEQ(90, IPPROTO_TCP, ALLOW, NOPROTO),
@@ -213,20 +213,20 @@ int confine_syscalls(void) {
         /* SOCKOPT: setsockopt(fd, level, name, value, length): SO_RCVBUF does nothing. A connection waiting to be
          * accepted takes its listener's receive buffer when it is made, and PID 1 counts each waiting one as the
          * listener's buffer at the time of a look: a listener's buffer set large, then shrunk once a connection
-         * waited on it, hid 1,000 MB (red team 19). Every socket keeps the kernel's default buffer. */
+         * waited on it, hid 1,000 MB. Every socket keeps the kernel's default buffer. */
         PG_LOAD(97, args[1]),
         PG_JEQ(98, SOL_SOCKET, 99, ALLOW),
         PG_LOAD(99, args[2]),
         PG_JEQ(100, SO_RCVBUF, NOOP, ALLOW),
         /* FALLOC: fallocate(fd, mode, offset, length) allocates, and grows a file, as a write would; its other modes
-         * pass the output cap, which is RLIMIT_FSIZE (red team 20: FALLOC_FL_INSERT_RANGE made a kept stream of 8 TB,
+         * pass the output cap, which is RLIMIT_FSIZE (FALLOC_FL_INSERT_RANGE made a kept stream of 8 TB,
          * FALLOC_FL_KEEP_SIZE held 2 GB of disk behind 6 bytes): "Operation not supported", as on a file system
          * without them. */
         PG_LOAD(101, args[1]),
         PG_JEQ(102, 0, ALLOW, NOTSUP),
         /* MODE1/MODE2: chmod(path, mode), fchmod(fd, mode), fchmodat(dir, path, mode, ...): no set-user-ID or
          * set-group-ID bit. A run owns its output files on the host, and made its kept stream a set-user-ID copy of a
-         * program for any local user to run (red team 20); the modes are reset when the run ends, and never get
+         * program for any local user to run; the modes are reset when the run ends, and never get
          * those bits meanwhile. */
         PG_LOAD(103, args[1]),
         PG_GOTO(104, 106),

@@ -3,7 +3,7 @@
 /*
  * TCP sockets of the run's network namespace, sampled while it runs. A memory cgroup charges a TCP socket only
  * once it is accepted: a run that connected to its own listener and never accepted parked 1,000 MB in the
- * queues of the connections waiting there with a tree peak of 40 MB (red team 17). sock_diag lists every socket
+ * queues of the connections waiting there with a tree peak of 40 MB. sock_diag lists every socket
  * of the namespace, accepted or not, with what its queues hold; an empty namespace answers in microseconds.
  */
 struct socket_sampler sockets = {.diag = -1, .stat = -1, .stat6 = -1};
@@ -37,7 +37,7 @@ static long long socket_memory_of(int family) {
                     const unsigned int *info = RTA_DATA(a);
                     total += (long long)info[SK_MEMINFO_RMEM_ALLOC] + info[SK_MEMINFO_WMEM_QUEUED];
                     /* A connection waiting to be accepted that its client reset is in no hash, so in no dump, and
-                     * keeps what it received until accepted and read (red team 18: 1,000 MB held read as a 1.6 MB
+                     * keeps what it received until accepted and read (1,000 MB held read as a 1.6 MB
                      * tree peak). A listener tells only how many wait (its accept queue, idiag_rqueue): each counts
                      * as what its receive buffer, the listener's, can hold. Honest servers accept at once. */
                     if (msg->idiag_state == 10 /* TCP_LISTEN */)
@@ -60,7 +60,7 @@ static int tcp_in_use(int *fd, const char *path, const char *line) {
     return tcp ? atoi(tcp + strlen(line)) : -1;
 }
 
-/* IPv6 sockets, v4-mapped ones too, are counted in sockstat6 alone (red team 18 parked 1,000 MB over ::1 with
+/* IPv6 sockets, v4-mapped ones too, are counted in sockstat6 alone (a run parked 1,000 MB over ::1 with
  * TCP: inuse 0). */
 static int sockets_in_use(void) {
     int v4 = tcp_in_use(&sockets.stat, "/proc/self/net/sockstat", "TCP: inuse ");

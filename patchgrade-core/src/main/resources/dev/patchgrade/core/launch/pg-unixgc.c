@@ -3,7 +3,7 @@
 #ifdef __linux__
 /*
  * Unix sockets a run left in a garbage cycle (a socketpair whose ends were sent over each other with
- * SCM_RIGHTS) outlive all its processes, with whatever else was in flight in them: a red-team run
+ * SCM_RIGHTS) outlive all its processes, with whatever else was in flight in them: a cheating run
  * parked 96 MB of memfds there, charged to the cgroup, then the next run made the kernel collect them
  * during its own window and hid that much of its peak; each such run also kept its network namespace
  * alive (1,023 of them and no run of the worker could start again). Since Linux 6.10 the collector runs
@@ -26,7 +26,7 @@ static long sockets_left(void) {
 
 /* 1 where sockets of the run are left after the wait: a chain of sockets in flight inside each other is freed by a
  * kernel thread one link a jiffy (9 ms here), so 200 links outlast the wait, and what they hold is freed only once the
- * next run's baseline took it in (red team 20: that run's 300 MB read as a tree peak of 0). Such a run is one whose
+ * next run's baseline took it in (that run's 300 MB read as a tree peak of 0). Such a run is one whose
  * processes escaped: its per-process figures are not trusted, and a ceiling on them is an error. */
 int collect_unix_garbage(void) {
     if (sockets_left() <= 0) return 0;
