@@ -18,6 +18,9 @@ for file in "$src"/sanitized/*.cpp; do
   [[ -e $file ]] || continue
   g++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -o "$out/$(basename "${file%.*}").asan" "$file"
 done
+# The threaded fixture as a project's sanitizer jobs build it: ASan+UBSan (LeakSanitizer runs at exit) and TSan.
+g++ -std=c++17 -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -o "$out/threads.asan" "$src/threads.cpp"
+g++ -std=c++17 -O1 -g -fsanitize=thread -o "$out/threads.tsan" "$src/threads.cpp"
 # A file with the execute bit and no recognised format: it must not start (no /bin/sh fallback).
 printf 'echo this must not run\n' > "$out/no-shebang"
 chmod +x "$out/no-shebang"
