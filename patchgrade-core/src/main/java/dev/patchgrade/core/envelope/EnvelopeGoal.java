@@ -7,7 +7,6 @@ import dev.patchgrade.core.count.InstructionCount;
 import dev.patchgrade.core.count.InstructionCounters;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
-import dev.patchgrade.core.grade.ProjectPaths;
 import dev.patchgrade.core.grade.RunSettings;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.Launcher;
@@ -280,17 +279,6 @@ public final class EnvelopeGoal {
 
     private static String shortHash(String sha256) {
         return sha256 == null ? "unknown" : sha256.substring(0, Math.min(12, sha256.length()));
-    }
-
-    /** The command as committed: every absolute path inside the project is written relative to it, so the file works in any checkout. */
-    static List<String> portable(List<String> command, Path projectDirectory) {
-        List<String> portable = new ArrayList<>();
-        for (String part : command) {
-            boolean path = part.startsWith("/") && part.indexOf('\0') < 0;
-            String written = path ? ProjectPaths.portable(Path.of(part), projectDirectory) : part;
-            portable.add(written.isEmpty() ? "." : written);
-        }
-        return portable;
     }
 
     static LaunchRequest request(GoalSettings settings, List<String> command, double timeoutSeconds) {

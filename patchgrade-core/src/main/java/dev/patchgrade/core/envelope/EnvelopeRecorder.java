@@ -11,6 +11,7 @@ import dev.patchgrade.core.count.InstructionCounters;
 import dev.patchgrade.core.envelope.EnvelopeGoal.RecordOptions;
 import dev.patchgrade.core.grade.BuildLock;
 import dev.patchgrade.core.grade.GoalSettings;
+import dev.patchgrade.core.grade.ProjectPaths;
 import dev.patchgrade.core.grade.RecordingTarget;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
@@ -68,7 +69,7 @@ final class EnvelopeRecorder {
         }
         long slowest = runs.stream().mapToLong(EnvelopeRun::wallMillis).max().orElse(0);
         long timeout = EnvelopeGoal.recordedTimeout(options.run().timeoutSeconds(), slowest);
-        EnvelopeRecording recording = EnvelopeRecording.of(EnvelopeGoal.portable(measured.command(), options.settings().projectDirectory()),
+        EnvelopeRecording recording = EnvelopeRecording.of(ProjectPaths.portableCommand(measured.command(), options.settings().projectDirectory()),
                 timeout, runs, options.slack(), host, toolchain, stderr -> settings.facts().hintText(stderr, log, settings.suggestions()));
         if (count != null && count.diverged()) {
             // A program that prints its own timings prints other ones under the counter: its count is of other work, and

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.patchgrade.core.RecordingLog;
+import dev.patchgrade.core.grade.ProjectPaths;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
@@ -88,8 +89,8 @@ class EnvelopeKeysTest {
     @Test
     void everyPathInsideTheProjectIsRecordedRelativeToIt() {
         Path project = Path.of("/work/lua");
-        assertThat(EnvelopeGoal.portable(List.of("/work/lua/target/lua", "/work/lua/bench/fib.lua", "-e", "/usr/share/dict/words", "x"), project))
+        assertThat(ProjectPaths.portableCommand(List.of("/work/lua/target/lua", "/work/lua/bench/fib.lua", "-e", "/usr/share/dict/words", "x"), project))
                 .containsExactly("target/lua", "bench/fib.lua", "-e", "/usr/share/dict/words", "x");
-        assertThat(EnvelopeGoal.portable(List.of("/work/lua/target/lua", "/work/lua"), project)).containsExactly("target/lua", ".");
+        assertThat(ProjectPaths.portableCommand(List.of("/work/lua/target/lua", "/work/lua"), project)).containsExactly("target/lua", ".");
     }
 }
