@@ -70,7 +70,7 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
      * read-only parameter in every project that defines the common <skipTests> property. Only grading goals honour them.
      */
 
-    /** Skips the grading goals ({@code envelope}, {@code digest}, {@code three-column}, {@code check}), as it skips Failsafe's. */
+    /** Skips the grading goals, as it skips Surefire's and Failsafe's tests. */
     @Parameter(property = "skipTests", defaultValue = "false")
     private boolean skipTests;
 
