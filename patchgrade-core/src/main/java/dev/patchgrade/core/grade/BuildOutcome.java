@@ -18,9 +18,13 @@ public final class BuildOutcome {
     /** The graded items that broke an oracle, one line each, under a line that says how many and the worst. */
     public static String failureMessage(GoalSettings settings, GoalResult result) {
         StringBuilder message = new StringBuilder("patchgrade " + settings.goal() + " (" + settings.executionId() + "): "
-                + result.failures().size() + " graded item(s) broke an oracle, worst: " + result.worst() + "; " + reports(settings));
+                + result.failureCount() + " graded item(s) broke an oracle, worst: " + result.worst() + "; " + reports(settings));
         for (String failure : result.failures()) {
             message.append(System.lineSeparator()).append("  ").append(ConsoleText.safe(failure));
+        }
+        long unlisted = result.failureCount() - result.failures().size();
+        if (unlisted > 0) {
+            message.append(System.lineSeparator()).append("  ... and ").append(unlisted).append(" more, listed in the reports");
         }
         return message.toString();
     }
