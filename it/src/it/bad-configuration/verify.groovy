@@ -14,3 +14,11 @@ assert runs[2].contains('max_wall_ms]') && runs[2].contains('(fix the spelling, 
 assert new File(basedir, 'target/patchgrade-reports/TEST-patchgrade.envelope.typo.xml').text.contains('type="malformed_envelope"')
 assert runs[3].contains('malformed_cases: ' + new File(basedir, 'src/test/patchgrade/typo.jsonl').path
         + ':2: unknown key "timeout" (did you mean "timeout_s"?)')
+// Each error is said once: Maven appends a cause's message its own does not contain, and the cause names settings plainly.
+[[runs[0], 'has an empty argument (argument 2 of 2)'], [runs[1], 'gives variable LUA_PATH no value'], [runs[2], 'is not a ceiling patchgrade knows'],
+ [runs[3], 'unknown key "timeout"']].each { run, sentence ->
+    def errorLines = run.readLines().findAll { it.startsWith('[ERROR] Failed to execute goal') }
+    assert errorLines.size() == 1 : errorLines
+    assert errorLines[0].count(sentence) == 1 : errorLines[0]
+}
+true

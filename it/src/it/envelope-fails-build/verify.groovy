@@ -3,7 +3,7 @@ import groovy.json.JsonSlurper
 def log = new File(basedir, 'build.log').text
 assert log.contains('BUILD FAILURE')
 assert log =~ /score_lookup cache: rss: [0-9,]+ KB > [0-9,]+ KB \(\+\d+%\); /
-assert log.contains('re-record with `mvn patchgrade:record-envelope@cache -Dpatchgrade.force=true`')
+assert log.contains('re-record with `mvn compile patchgrade:record-envelope@cache -Dpatchgrade.force=true`')
 def report = new JsonSlurper().parse(new File(basedir, 'target/patchgrade-reports/patchgrade.envelope.cache.json'))
 assert report.verdict == 'reject'
 assert report.reasons[0] == 'rss'

@@ -48,7 +48,7 @@ assert cacheFailure.@type == 'rss'
 // Jenkins shows the message, never the type: every reason is named in it with its figures, the first (rss)
 // leading; more reasons (the cache also costs instructions) follow.
 assert cacheFailure.@message.text() =~ /^rss: [0-9,]+ KB > [0-9,]+ KB \(\+\d+%\)/
-assert cacheFailure.text().contains('mvn patchgrade:record-envelope@cache -Dpatchgrade.force=true')
+assert cacheFailure.text().contains('mvn compile patchgrade:record-envelope@cache -Dpatchgrade.force=true')
 
 // Eight times the work: the instruction count catches it on any machine, whatever its load; user CPU
 // usually does too, but a busy agent may stretch the baseline's CPU time enough to hide it.

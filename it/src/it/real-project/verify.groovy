@@ -15,7 +15,7 @@ def missing = new JsonSlurper().parse(new File(basedir, 'target/gold-raw/missing
 assert missing.stderr_excerpt == "mini: cannot open ${basedir.canonicalPath}/scripts/nope.mini\n" || missing.stderr_excerpt.contains('/scripts/nope.mini')
 assert record.contains("[WARNING] the recorded output of 1 case(s) contains the project's absolute path ")
 assert record.contains(': missing-script. These digests will drift when the project is checked out elsewhere. Add the rule <normalize><rule>basedir</rule></normalize>')
-assert record.contains('then re-record with `mvn patchgrade:record-digest@record-raw -Dpatchgrade.force=true`')
+assert record.contains('then re-record with `mvn compile patchgrade:record-digest@record-raw -Dpatchgrade.force=true`')
 assert (record =~ /contains the project's absolute path/).count == 1 : 'only the execution without the rule warns'
 // Gold excerpts beside the hashes, normalised like them.
 def asanGold = new File(basedir, 'src/test/patchgrade/gold-asan-ubsan')
@@ -79,8 +79,8 @@ assert grade.contains('1 more row(s) not listed; list every row with -Dpatchgrad
 assert verbose =~ /usage +pass_all_agree +reference=<> candidate=<> golden=<>/
 
 // The re-record hint the patched digest printed ran as printed.
-assert grade.contains('[INFO] if the new behaviour is intended, re-record the gold on the known-good build with `mvn patchgrade:record-digest@patched -Dpatchgrade.force=true`')
-assert sums.failure.text().contains('if the new behaviour is intended: mvn patchgrade:record-digest@patched -Dpatchgrade.force=true')
+assert grade.contains('[INFO] if the new behaviour is intended, re-record the gold on the known-good build with `mvn compile patchgrade:record-digest@patched -Dpatchgrade.force=true`')
+assert sums.failure.text().contains('if the new behaviour is intended: mvn compile patchgrade:record-digest@patched -Dpatchgrade.force=true')
 assert hint.contains('record-digest patched: cases ')
 assert hint.contains('BUILD SUCCESS')
 def rerecorded = new JsonSlurper().parse(new File(basedir, 'src/test/patchgrade/gold/sums.json'))

@@ -12,5 +12,5 @@ assert !new File(basedir, 'target/patchgrade/streams').exists() : 'no row ran'
 def xml = new XmlSlurper().parse(new File(reports, 'TEST-patchgrade.three-column.swapped.xml'))
 assert xml.testcase.error.@type == 'reference_identity_drift'
 def log = new File(basedir, 'build.log').text
-assert log.contains('mvn patchgrade:freeze-reference@swapped -Dpatchgrade.force=true')
+assert log.contains('mvn compile patchgrade:freeze-reference@swapped -Dpatchgrade.force=true')
 assert log.contains('BUILD FAILURE')

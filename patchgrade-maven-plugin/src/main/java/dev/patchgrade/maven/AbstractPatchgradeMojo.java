@@ -133,7 +133,7 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         try {
             executeGoal(resolveSettings());
         } catch (PatchgradeException e) {
-            throw new MojoExecutionException(e.errorName() + ": " + e.message(MavenSuggestions.INSTANCE), e);
+            throw shown(e.errorName() + ": " + e.message(MavenSuggestions.INSTANCE), e);
         } catch (java.io.UncheckedIOException e) {
             // Reports or scratch files that cannot be written: the message names the file, the cause says why.
             throw new MojoExecutionException(ErrorName.WRITE_FAILED + ": " + e.getMessage() + ": " + e.getCause().getMessage()
@@ -226,12 +226,26 @@ public abstract class AbstractPatchgradeMojo extends AbstractMojo {
         }
     }
 
+    /**
+     * The error as the build shows it. Maven appends the message of every cause its message does not contain, and
+     * the error's own message names settings plainly where the shown one names them as the POM does: chained, the
+     * sentence would be printed twice. The error's stack and its own cause stay, for -e.
+     */
+    static MojoExecutionException shown(String message, PatchgradeException error) {
+        MojoExecutionException shown = new MojoExecutionException(message);
+        shown.setStackTrace(error.getStackTrace());
+        if (error.getCause() != null) {
+            shown.initCause(error.getCause());
+        }
+        return shown;
+    }
+
     /** Turns a grading result into the build outcome: error, failure, or a logged failure under testFailureIgnore. */
     protected void conclude(GoalSettings settings, GoalResult result, boolean testFailureIgnore)
             throws MojoExecutionException, MojoFailureException {
         summarizeReactor();
         if (result.error() != null) {
-            throw new MojoExecutionException(BuildOutcome.errorMessage(settings, result.error()), result.error());
+            throw shown(BuildOutcome.errorMessage(settings, result.error()), result.error());
         }
         if (!result.failed()) {
             return;

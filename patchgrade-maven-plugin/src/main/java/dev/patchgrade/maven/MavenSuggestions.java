@@ -6,16 +6,17 @@ import dev.patchgrade.core.Suggestions;
 
 /**
  * The core's settings as a Maven user gives them: a POM element, a {@code -D} user property, and a
- * command that re-runs one execution ({@code mvn patchgrade:record-digest@plain -Dpatchgrade.force=true}).
+ * command that re-runs one execution ({@code mvn compile patchgrade:record-digest@plain -Dpatchgrade.force=true}).
  */
 final class MavenSuggestions implements Suggestions {
     static final MavenSuggestions INSTANCE = new MavenSuggestions();
 
     private MavenSuggestions() {}
 
+    /** With {@code compile}: a project that builds its binary in Maven (CMake through exec) records the binary it has now, not the last one built. */
     @Override
     public String command(String goal, String executionId) {
-        return "mvn patchgrade:" + goal + "@" + executionId;
+        return "mvn compile patchgrade:" + goal + "@" + executionId;
     }
 
     @Override

@@ -33,10 +33,10 @@ class MavenSuggestionsTest {
 
     @Test
     void aRerunIsACommandThatRunsAsPrinted() {
-        assertThat(maven.rerun("record-digest", "plain", Setting.FORCE.is("true"))).isEqualTo("mvn patchgrade:record-digest@plain -Dpatchgrade.force=true");
-        assertThat(maven.rerun("freeze-reference", "ref")).isEqualTo("mvn patchgrade:freeze-reference@ref");
+        assertThat(maven.rerun("record-digest", "plain", Setting.FORCE.is("true"))).isEqualTo("mvn compile patchgrade:record-digest@plain -Dpatchgrade.force=true");
+        assertThat(maven.rerun("freeze-reference", "ref")).isEqualTo("mvn compile patchgrade:freeze-reference@ref");
         assertThat(maven.rerun("record-envelope", "e", Setting.FORCE.is("true"), Setting.INSTRUCTION_COUNTER.is("perf")))
-                .isEqualTo("mvn patchgrade:record-envelope@e -Dpatchgrade.force=true -Dpatchgrade.instructionCounter=perf");
+                .isEqualTo("mvn compile patchgrade:record-envelope@e -Dpatchgrade.force=true -Dpatchgrade.instructionCounter=perf");
     }
 
     @Test

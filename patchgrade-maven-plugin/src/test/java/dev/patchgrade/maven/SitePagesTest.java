@@ -158,6 +158,28 @@ class SitePagesTest {
         }
     }
 
+    /** The CMake page's POM skeleton is the IT's POM with its parts left out: each of its elements stands there, in order. */
+    @Test
+    void theCmakePagesPomSkeletonIsTheItsPomInOrder() throws Exception {
+        String page = Files.readString(SITE.resolve("markdown/cmake.md"));
+        Matcher skeleton = Pattern.compile("```xml\n(<project .*?</project>)\n```", Pattern.DOTALL).matcher(page);
+        assertThat(skeleton.find()).as("the POM skeleton on cmake.md").isTrue();
+        List<String> itLines = Files.readString(IT.resolve("pom.xml")).lines().map(String::strip).toList();
+        int at = 0;
+        int elements = 0;
+        for (String line : skeleton.group(1).lines().map(String::strip).filter(l -> !l.startsWith("<!--")).toList()) {
+            // The IT is given the version under test by the invoker's filtering.
+            String expected = line.equals("<patchgrade.version>" + projectVersion() + "</patchgrade.version>")
+                    ? "<patchgrade.version>@project.version@</patchgrade.version>" : line;
+            int found = itLines.subList(at, itLines.size()).stream().map(l -> l.startsWith("<project ") ? "<project xmlns=\"http://maven.apache.org/POM/4.0.0\">" : l)
+                    .toList().indexOf(expected);
+            assertThat(found).as("skeleton line not in the IT's POM (in order): " + line).isNotNegative();
+            at += found + 1;
+            elements++;
+        }
+        assertThat(elements).isGreaterThanOrEqualTo(15);
+    }
+
     @Test
     void everyPluginVersionThePagesShowIsTheProjects() throws Exception {
         List<String> texts = new ArrayList<>(List.of(Files.readString(ROOT.resolve("README.md"))));

@@ -57,8 +57,12 @@ final class ChildLaunches {
     static LaunchResult mustHaveStarted(GoalSettings settings, LaunchResult result, String parameter, List<String> command) {
         if (!result.started()) {
             throw new PatchgradeException(ErrorName.COULD_NOT_START, result.startFailure().describe() + ". Check "
-                    + settings.suggestions().setting(Setting.parameter(parameter)) + " (" + String.join(" ", command)
-                    + "): build the binary before this goal runs, or fix the path");
+                    + settings.suggestions().setting(Setting.parameter(parameter)) + " (" + String.join(" ", command) + "): "
+                    + (parameter.equals("reference")
+                            // The reference is not built by the build that grades: it was built once, from the known-good commit.
+                            ? "the frozen reference is built once from the known-good commit and kept outside the checkout; restore its "
+                                    + "directory, or build and freeze it again there (" + settings.rerecord("freeze-reference") + ")"
+                            : "build the binary before this goal runs, or fix the path"));
         }
         return result;
     }

@@ -119,7 +119,7 @@ public record GoalSettings(
 
     /**
      * A command that runs {@code goalToRun} again for this execution, as the build tool shows it (for Maven
-     * {@code mvn patchgrade:record-digest@plain -Dpatchgrade.force=true}: the execution id picks this
+     * {@code mvn compile patchgrade:record-digest@plain -Dpatchgrade.force=true}: the execution id picks this
      * execution's configuration, without which Maven would not know the command).
      */
     public String rerun(String goalToRun, Setting.Value... values) {

@@ -181,4 +181,24 @@ class BadInputTest {
         assertThat(result.error().getMessage()).isEqualTo(missing + ": not found (no file at " + missing + "). Check the candidate setting (" + missing
                 + "): build the binary before this goal runs, or fix the path");
     }
+
+    @Test
+    void aMissingReferenceSaysItIsRestoredOrFrozenAgainNotBuiltByThisBuild() throws Exception {
+        GoalSettings s = settings("three-column");
+        Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[\"exit:0\"],\"golden\":\"\"}\n");
+        String missing = dir.resolve("frozen/bin/billing").toString();
+        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
+                .cases(cases)
+                .reference(List.of(missing))
+                .candidate(List.of(Fixtures.command("crash")))
+                .referenceDigest(dir.resolve("reference.sha256"))
+                .comparison(Comparison.parse("trim"))
+                .timeoutSeconds(5)
+                .parallel(1)
+                .build(), GradeLog.SILENT);
+        assertThat(result.error().errorName()).isEqualTo("could_not_start");
+        assertThat(result.error().getMessage()).startsWith(missing + ": not found").contains("Check the reference setting (" + missing + "): the frozen "
+                + "reference is built once from the known-good commit and kept outside the checkout; restore its directory, or build and freeze it "
+                + "again there (").doesNotContain("build the binary before this goal runs");
+    }
 }
