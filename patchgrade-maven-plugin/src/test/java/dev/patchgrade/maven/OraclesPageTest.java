@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -110,53 +109,56 @@ class OraclesPageTest {
         return value.startsWith("`") && value.endsWith("`") && value.length() >= 2 ? value.substring(1, value.length() - 1) : value;
     }
 
-    @Test
-    void everyParameterOfEveryGoalHasARowWithTheDescriptorsPropertyAndDefault() throws Exception {
-        Map<String, Map<String, Parameter>> goals = descriptor();
-        List<Row> rows = rows(Files.readAllLines(PAGE), goals.keySet());
-        Map<String, Row> documented = new LinkedHashMap<>();
+    /** What the rows get wrong against the descriptor's goals, and the goal/parameter pairs no row names. */
+    static List<String> problems(List<Row> rows, Map<String, Map<String, Parameter>> goals) {
+        Set<String> documented = new TreeSet<>();
         List<String> problems = new ArrayList<>();
         for (Row row : rows) {
             for (String goal : row.goals()) {
                 Parameter parameter = goals.getOrDefault(goal, Map.of()).get(row.name());
+                String place = "oracles.md:" + row.line() + ": " + goal + " " + row.name();
                 if (!goals.containsKey(goal)) {
                     problems.add("oracles.md:" + row.line() + ": no goal " + goal);
                 } else if (parameter == null) {
-                    problems.add("oracles.md:" + row.line() + ": " + goal + " has no parameter " + row.name());
-                } else if (documented.put(goal + " " + row.name(), row) != null) {
-                    problems.add("oracles.md:" + row.line() + ": a second row for " + goal + " " + row.name());
+                    problems.add(place + ": no such parameter");
+                } else if (!documented.add(goal + " " + row.name())) {
+                    problems.add(place + ": a second row");
                 } else {
                     if (!parameter.property().equals(row.property())) {
-                        problems.add("oracles.md:" + row.line() + ": " + goal + " " + row.name() + " has user property '" + parameter.property()
-                                + "', the page says '" + row.property() + "'");
+                        problems.add(place + " has user property '" + parameter.property() + "', the page says '" + row.property() + "'");
                     }
                     if (!parameter.defaultValue().equals(row.defaultValue())) {
-                        problems.add("oracles.md:" + row.line() + ": " + goal + " " + row.name() + " defaults to '" + parameter.defaultValue()
-                                + "', the page says '" + row.defaultValue() + "'");
+                        problems.add(place + " defaults to '" + parameter.defaultValue() + "', the page says '" + row.defaultValue() + "'");
                     }
                 }
             }
         }
-        Set<String> missing = new TreeSet<>();
-        goals.forEach((goal, parameters) -> parameters.keySet().stream().filter(name -> !documented.containsKey(goal + " " + name))
-                .forEach(name -> missing.add(goal + " " + name)));
-        assertThat(problems).as("rows that disagree with the plugin descriptor").isEmpty();
-        assertThat(missing).as("parameters without a row on oracles.md").isEmpty();
+        goals.forEach((goal, parameters) -> parameters.keySet().stream().filter(name -> !documented.contains(goal + " " + name))
+                .forEach(name -> problems.add(goal + " " + name + ": no row on oracles.md")));
+        return problems;
+    }
+
+    @Test
+    void everyParameterOfEveryGoalHasARowWithTheDescriptorsPropertyAndDefault() throws Exception {
+        Map<String, Map<String, Parameter>> goals = descriptor();
+        assertThat(problems(rows(Files.readAllLines(PAGE), goals.keySet()), goals)).as("oracles.md against the plugin descriptor").isEmpty();
         assertThat(goals).as("goals in the descriptor").containsKeys("record-envelope", "envelope", "digest", "differential", "patch-coverage", "check");
     }
 
     @Test
-    void aRowWithAnotherDefaultOrAnUnknownParameterIsReported() throws Exception {
-        Set<String> goals = new TreeSet<>(List.of("digest", "record-digest"));
+    void aWrongDefaultAnUnknownParameterAndAMissingRowAreEachReported() {
+        Map<String, Map<String, Parameter>> goals = new TreeMap<>(Map.of(
+                "digest", Map.of("timeout", new Parameter("patchgrade.timeout", "5"), "gold", new Parameter("patchgrade.gold", "g")),
+                "record-digest", Map.of("timeout", new Parameter("patchgrade.timeout", "5"))));
         List<Row> rows = rows(List.of("text", HEADER, "|---|---|---|---|---|",
                 "| `timeout` | record-digest, digest | `patchgrade.timeout` | `7` | Wall-clock cap. |",
-                "| `colour` | every goal |  |  | Not a parameter. |", "", "| `outside` | digest | | | not in a table |"), goals);
+                "| `colour` | every goal |  |  | Not a parameter. |", "", "| `gold` | digest | `patchgrade.gold` | `g` | outside any table |"), goals.keySet());
         assertThat(rows).extracting(Row::name).containsExactly("timeout", "colour");
-        assertThat(rows.get(0).goals()).containsExactly("record-digest", "digest");
-        assertThat(rows.get(0).defaultValue()).isEqualTo("7");
-        assertThat(rows.get(1).goals()).containsExactlyElementsOf(goals);
-        assertThat(rows.get(1).line()).isEqualTo(5);
-        assertThat(descriptor().get("digest").get("timeout").defaultValue()).as("what the first row would be held to").isEqualTo("5");
-        assertThat(descriptor().get("digest")).doesNotContainKey("colour");
+        assertThat(problems(rows, goals)).containsExactlyInAnyOrder(
+                "oracles.md:4: record-digest timeout defaults to '5', the page says '7'",
+                "oracles.md:4: digest timeout defaults to '5', the page says '7'",
+                "oracles.md:5: digest colour: no such parameter",
+                "oracles.md:5: record-digest colour: no such parameter",
+                "digest gold: no row on oracles.md");
     }
 }

@@ -122,15 +122,7 @@ class BadInputTest {
     void aSidecarInTheWrongFormat() throws Exception {
         Path sidecar = Files.writeString(dir.resolve("reference.sha256"), "md5: 0123\n");
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[],\"golden\":\"\"}\n");
-        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(settings("three-column"))
-                .cases(cases)
-                .reference(List.of(Fixtures.command("crash")))
-                .candidate(List.of(Fixtures.command("crash")))
-                .referenceDigest(sidecar)
-                .comparison(Comparison.parse("trim"))
-                .timeoutSeconds(5)
-                .parallel(1)
-                .build(), GradeLog.SILENT);
+        GoalResult result = threeColumn(settings("three-column"), cases, List.of(Fixtures.command("crash")), List.of(Fixtures.command("crash")), sidecar);
         assertThat(result.error().errorName()).isEqualTo("malformed_sidecar");
         assertThat(result.error().getMessage()).isEqualTo(sidecar + ": line 1 is not in sha256sum format, \"<64 hex digits>  <path>\" "
                 + "(found \"md5: 0123\"). Re-create it with `run freeze-reference for execution bad with force=true` after reviewing the reference");
@@ -169,15 +161,7 @@ class BadInputTest {
         ThreeColumnGoal.freeze(s, List.of(Fixtures.command("crash")), sidecar, false, GradeLog.SILENT);
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[\"exit:0\"],\"golden\":\"\"}\n");
         String missing = dir.resolve("bin/cand_billing").toString();
-        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
-                .cases(cases)
-                .reference(List.of(Fixtures.command("crash")))
-                .candidate(List.of(missing))
-                .referenceDigest(sidecar)
-                .comparison(Comparison.parse("trim"))
-                .timeoutSeconds(5)
-                .parallel(1)
-                .build(), GradeLog.SILENT);
+        GoalResult result = threeColumn(s, cases, List.of(Fixtures.command("crash")), List.of(missing), sidecar);
         assertThat(result.error().getMessage()).isEqualTo(missing + ": not found (no file at " + missing + "). Check the candidate setting (" + missing
                 + "): build the binary before this goal runs, or fix the path");
     }
@@ -187,18 +171,16 @@ class BadInputTest {
         GoalSettings s = settings("three-column");
         Path cases = Files.writeString(dir.resolve("cases.jsonl"), "{\"id\":\"a\",\"args\":[\"exit:0\"],\"golden\":\"\"}\n");
         String missing = dir.resolve("frozen/bin/billing").toString();
-        GoalResult result = ThreeColumnGoal.grade(ThreeColumnGoal.builder(s)
-                .cases(cases)
-                .reference(List.of(missing))
-                .candidate(List.of(Fixtures.command("crash")))
-                .referenceDigest(dir.resolve("reference.sha256"))
-                .comparison(Comparison.parse("trim"))
-                .timeoutSeconds(5)
-                .parallel(1)
-                .build(), GradeLog.SILENT);
+        GoalResult result = threeColumn(s, cases, List.of(missing), List.of(Fixtures.command("crash")), dir.resolve("reference.sha256"));
         assertThat(result.error().errorName()).isEqualTo("could_not_start");
         assertThat(result.error().getMessage()).startsWith(missing + ": not found").contains("Check the reference setting (" + missing + "): the frozen "
                 + "reference is built once from the known-good commit and kept outside the checkout; restore its directory, or build and freeze it "
                 + "again there (").doesNotContain("build the binary before this goal runs");
+    }
+
+    /** A three-column grade with the defaults these cases do not vary: trim, 5 s, one row at a time. */
+    private static GoalResult threeColumn(GoalSettings s, Path cases, List<String> reference, List<String> candidate, Path sidecar) {
+        return ThreeColumnGoal.grade(ThreeColumnGoal.builder(s).cases(cases).reference(reference).candidate(candidate).referenceDigest(sidecar)
+                .comparison(Comparison.parse("trim")).timeoutSeconds(5).parallel(1).build(), GradeLog.SILENT);
     }
 }
