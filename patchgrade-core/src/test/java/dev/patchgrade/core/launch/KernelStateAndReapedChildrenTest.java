@@ -156,7 +156,10 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
                 assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
                 assertThat(hidden.usage().processEscapedWait()).as("huge pages asked: " + huge + ", " + hidden.usage()).isTrue();
                 assertThat(hidden.usage().maxRssKb()).as("not the parent's own 1 MB").isNull();
-                assertThat(hidden.usage().treeRssKb()).as("the cgroup holds the 64 MB").isGreaterThan(64_000L);
+                // The peak is measured from a baseline taken once usage is within 8 MB of the last one (the settle
+                // slack in pg-cgroup.c): what the previous run left for the kernel to free, and frees during this one,
+                // comes off the peak. 64 MiB less that slack is the least the cgroup can show for the 64 MB.
+                assertThat(hidden.usage().treeRssKb()).as("the cgroup holds the 64 MB").isGreaterThan((64L - 8L) * 1024L);
             }
             // The same threads with the child's memory waited for: no escape, and the child's 100 MB is the peak.
             LaunchResult honest = shLong(launcher, Fixtures.command("attacker") + " threads 750 && " + Fixtures.command("touch_mb") + " 100");
