@@ -9,9 +9,9 @@ import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.classify.ThreeColumnGoal.Options;
 import dev.patchgrade.core.digest.SafeNames;
 import dev.patchgrade.core.grade.CaseGrading;
+import dev.patchgrade.core.grade.GoalReporting;
 import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.grade.GoalSettings;
-import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.launch.CapturedStream;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
@@ -24,7 +24,6 @@ import java.io.Reader;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,20 +32,28 @@ import java.util.List;
 import java.util.Map;
 
 /** The {@code three-column} goal's steps: the reference checked against its sidecar, then every row run on both binaries and classified. */
-final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row> {
+final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row, ThreeColumnResult> {
     private final Options options;
-    private final ThreeColumnReport report;
     private ReferenceHome referenceFiles;
     private List<Path> goldenFiles;
     private ReferenceLaunchers launchers;
 
     /** One graded row. */
-    record Row(Case testCase, LaunchResult reference, LaunchResult candidate, DriftPattern pattern) {}
+    record Row(Case testCase, LaunchResult reference, LaunchResult candidate, DriftPattern pattern) {
+        /** Its full streams are kept for people to look at: a failing row's, or every row's with keepAll. */
+        boolean keeps(boolean keepAll) {
+            return !pattern.passed() || keepAll;
+        }
+
+        /** The four stream files, both binaries' stdout and stderr. */
+        List<Path> files() {
+            return List.of(reference.stdout().file(), reference.stderr().file(), candidate.stdout().file(), candidate.stderr().file());
+        }
+    }
 
     ThreeColumnGrading(Options options) {
         super(options.settings(), options.run().shard(), options.run().parallel(), "rows");
         this.options = options;
-        this.report = new ThreeColumnReport(options);
     }
 
     @Override
@@ -206,8 +213,9 @@ final class ThreeColumnGrading extends CaseGrading<Case, ThreeColumnGrading.Row>
     }
 
     @Override
-    protected RowReport<Row> report() {
-        return report;
+    protected GoalReporting<Row, ThreeColumnResult> reporting(GradeLog log) {
+        return new GoalReporting<>(new ThreeColumnTally(), new ThreeColumnJUnit(options, log), new ThreeColumnJson(options),
+                List.of(new ThreeColumnFiles(options), new ThreeColumnConsole(options, log)));
     }
 
     @Override

@@ -10,8 +10,8 @@ import dev.patchgrade.core.classify.ThreeColumnGoal;
 import dev.patchgrade.core.differential.DifferentialGoal.Options;
 import dev.patchgrade.core.digest.SafeNames;
 import dev.patchgrade.core.grade.CaseGrading;
+import dev.patchgrade.core.grade.GoalReporting;
 import dev.patchgrade.core.grade.GoalRun;
-import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.grade.RunInputs;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
@@ -25,19 +25,18 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The {@code differential} goal's steps: the reference checked against its sidecar, the generator run (twice, to
  * see it prints the same cases for the seed), then every generated case of the shard run on both binaries,
  * compared on stdout and exit status, and each differing case shrunk.
  */
-final class DifferentialGrading extends CaseGrading<Case, DifferentialRow> {
+final class DifferentialGrading extends CaseGrading<Case, DifferentialRow, DifferentialResult> {
     private static final String WHY_FROZEN = "a reference that changed is no longer the behaviour the candidate must keep";
 
     private final Options options;
     private final Seed seed;
-    private final DifferentialReport report;
+    private long generatedCount;
     private ReferenceHome referenceFiles;
     private List<Case> graded = List.of();
     private Path referenceBinary;
@@ -47,7 +46,6 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialRow> {
         super(options.settings(), options.run().shard(), options.run().parallel(), "cases");
         this.options = options;
         this.seed = seed;
-        this.report = new DifferentialReport(options, seed);
     }
 
     @Override
@@ -125,7 +123,7 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialRow> {
             log.warn(generator.origin() + " printed " + generated.size() + " case(s), not the " + options.count() + " " + Generator.COUNT_VARIABLE
                     + " asked for: all are graded");
         }
-        report.generated(generated.size());
+        generatedCount = generated.size();
         List<Case> selected = generated.stream().filter(c -> options.run().shard().selects(c.id())).toList();
         graded = selected;
         log.info("differential " + settings.executionId() + ": " + generated.size() + " case(s) generated"
@@ -235,12 +233,6 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialRow> {
         return new DifferentialRow.Shrunk(smallest[0], kept.reference(), kept.candidate(), shrunk.tests(), shrunk.budgetSpent());
     }
 
-    /** The stream files a row kept (none for output that was let go). */
-    static List<Path> files(LaunchResult reference, LaunchResult candidate) {
-        return java.util.stream.Stream.of(reference.stdout().file(), reference.stderr().file(), candidate.stdout().file(), candidate.stderr().file())
-                .filter(Objects::nonNull).toList();
-    }
-
     private LaunchResult run(Launcher launcher, List<String> command, Case c, String parameter) {
         // Only the case's arguments and stdin reach a binary: never the seed, never the other binary's output.
         Duration timeout = Duration.ofSeconds(options.run().timeoutSeconds());
@@ -254,8 +246,9 @@ final class DifferentialGrading extends CaseGrading<Case, DifferentialRow> {
     }
 
     @Override
-    protected RowReport<DifferentialRow> report() {
-        return report;
+    protected GoalReporting<DifferentialRow, DifferentialResult> reporting(GradeLog log) {
+        return new GoalReporting<>(new DifferentialTally(generatedCount), new DifferentialJUnit(options, seed, log), new DifferentialJson(options, seed),
+                List.of(new DifferentialFiles(options, seed), new DifferentialConsole(options, seed, log)));
     }
 
     @Override

@@ -2,6 +2,9 @@ package dev.patchgrade.core.differential;
 
 import dev.patchgrade.core.cases.Case;
 import dev.patchgrade.core.launch.LaunchResult;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -13,6 +16,36 @@ record DifferentialRow(Case testCase, LaunchResult reference, LaunchResult candi
     /** The input the report leads with: the smallest where there is one. */
     Case shown() {
         return shrunk == null ? testCase : shrunk.smallest();
+    }
+
+    /** The reference's run on the input shown. */
+    LaunchResult shownReference() {
+        return shrunk == null ? reference : shrunk.reference();
+    }
+
+    /** The candidate's run on the input shown. */
+    LaunchResult shownCandidate() {
+        return shrunk == null ? candidate : shrunk.candidate();
+    }
+
+    /** Its full streams are kept for people to look at: a differing case's, or every case's with keepAll. */
+    boolean keeps(boolean keepAll) {
+        return !pattern.passed() || keepAll;
+    }
+
+    /** The stream files it kept: of both runs on the case, and on its smallest input where that was run apart. */
+    List<Path> files() {
+        List<Path> files = new ArrayList<>(files(reference, candidate));
+        if (shrunk != null && shrunk.reference() != reference) {
+            files.addAll(files(shrunk.reference(), shrunk.candidate()));
+        }
+        return files;
+    }
+
+    /** The stream files of two runs (none for output that was let go). */
+    private static List<Path> files(LaunchResult reference, LaunchResult candidate) {
+        return java.util.stream.Stream.of(reference.stdout().file(), reference.stderr().file(), candidate.stdout().file(), candidate.stderr().file())
+                .filter(Objects::nonNull).toList();
     }
 
     /**

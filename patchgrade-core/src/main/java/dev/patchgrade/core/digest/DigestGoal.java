@@ -1,5 +1,6 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.ErrorName;
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.Setting;
@@ -167,4 +168,25 @@ public final class DigestGoal {
         }
     }
 
+    /** A gold recorded with another compiler than this execution's is not graded: hashes churn with the compiler. */
+    static void checkToolchain(Options options, GoldStore.Gold gold, GradeLog log) {
+        GoalSettings settings = options.settings();
+        String current = DigestRecording.toolchain(options);
+        if (gold.toolchain() == null) {
+            log.warn(options.gold() + " records no toolchain, so a compiler change cannot be told from a behaviour change; record with "
+                    + settings.suggestions().setting(Setting.COMPILER) + " set to pin it");
+            return;
+        }
+        if (current == null) {
+            log.warn(options.gold() + " was recorded with \"" + gold.toolchain() + "\" but no " + settings.suggestions().setting(Setting.COMPILER)
+                    + " is configured here to compare with");
+            return;
+        }
+        if (!current.equals(gold.toolchain())) {
+            throw new PatchgradeException(ErrorName.TOOLCHAIN_DRIFT, options.gold() + " was recorded with \"" + gold.toolchain() + "\" but "
+                    + settings.suggestions().setting(Setting.COMPILER) + " " + options.run().compiler() + " is \"" + current + "\". A compiler change "
+                    + "churns hashes that have nothing to do with the patch, "
+                    + "so nothing was graded: build with the recorded compiler, or re-record the gold with this one and commit it");
+        }
+    }
 }

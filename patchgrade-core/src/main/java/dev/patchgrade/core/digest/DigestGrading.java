@@ -10,8 +10,8 @@ import dev.patchgrade.core.cases.CasesFile;
 import dev.patchgrade.core.cases.IdSet;
 import dev.patchgrade.core.digest.DigestGoal.Options;
 import dev.patchgrade.core.grade.CaseGrading;
+import dev.patchgrade.core.grade.GoalReporting;
 import dev.patchgrade.core.grade.GoalRun;
-import dev.patchgrade.core.grade.RowReport;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
@@ -29,15 +29,15 @@ import java.util.Map;
 import java.util.Set;
 
 /** The {@code digest} goal's steps: the gold read and checked, each case run and judged against it. */
-final class DigestGrading extends CaseGrading<Case, DigestRow> {
+final class DigestGrading extends CaseGrading<Case, DigestRow, DigestResult> {
     private final Options options;
     private final Normalizer normalizer;
-    private final DigestReport report;
     /** Only the way back to each case's gold file: the ids of every case are not kept once checked. */
     private GoldStore.Lookup gold;
     private Launcher launcher;
     /** What the gold's times measure, so what the candidate's must: the gold's basis, not the configured one. */
     private TimeBasis goldBasis = TimeBasis.WALL;
+    private String goldToolchain;
     private TimeBasis basis;
     private GradeLog log = GradeLog.SILENT;
 
@@ -45,7 +45,6 @@ final class DigestGrading extends CaseGrading<Case, DigestRow> {
         super(options.settings(), options.run().shard(), options.run().parallel(), "cases");
         this.options = options;
         this.normalizer = new Normalizer(options.normalize());
-        this.report = new DigestReport(options, normalizer);
     }
 
     @Override
@@ -65,14 +64,14 @@ final class DigestGrading extends CaseGrading<Case, DigestRow> {
         CaseSource cases = CasesFile.open(options.run().cases(), false, options.run().shard(), ids);
         GoldStore.Gold gold = GoldStore.read(options.gold(), options.buckets(), settings.rerun("record-digest"), rerecord());
         checkCaseSet(ids, gold);
-        checkToolchain(log, gold);
+        DigestGoal.checkToolchain(options, gold, log);
         if (!gold.normalize().equals(options.normalize())) {
             throw new PatchgradeException(ErrorName.NORMALIZE_DRIFT, options.gold() + " was recorded with normalize rules " + describe(gold.normalize())
                     + " but this execution has " + describe(options.normalize()) + "; hashes under different filters cannot be compared. "
                     + "Use the recorded rules, or re-record with `" + rerecord() + "`");
         }
         checkTimeBasis(log, gold);
-        report.start(gold.toolchain(), goldBasis);
+        goldToolchain = gold.toolchain();
         this.gold = gold.lookup();
         this.log = log;
         return cases;
@@ -130,8 +129,10 @@ final class DigestGrading extends CaseGrading<Case, DigestRow> {
     }
 
     @Override
-    protected RowReport<DigestRow> report() {
-        return report;
+    protected GoalReporting<DigestRow, DigestResult> reporting(GradeLog log) {
+        TimeBasis reported = options.buckets().enabled() ? goldBasis : null;
+        return new GoalReporting<>(new DigestTally(reported), new DigestJUnit(options, log), new DigestJson(options),
+                List.of(CandidateDigests.cleared(options, goldToolchain, reported), new DigestConsole(options, log)));
     }
 
     @Override
@@ -157,26 +158,6 @@ final class DigestGrading extends CaseGrading<Case, DigestRow> {
             throw new PatchgradeException(ErrorName.CASE_SET_DRIFT, "the cases in " + options.run().cases() + " and the gold digests in " + options.gold()
                     + " differ: added " + added + ", removed " + removed + ". Nothing was graded. If the change is intended, re-record with "
                     + "`" + rerecord() + "` from a known-good build and commit both");
-        }
-    }
-
-    private void checkToolchain(GradeLog log, GoldStore.Gold gold) {
-        String current = DigestRecording.toolchain(options);
-        if (gold.toolchain() == null) {
-            log.warn(options.gold() + " records no toolchain, so a compiler change cannot be told from a behaviour change; record with "
-                    + settings.suggestions().setting(Setting.COMPILER) + " set to pin it");
-            return;
-        }
-        if (current == null) {
-            log.warn(options.gold() + " was recorded with \"" + gold.toolchain() + "\" but no " + settings.suggestions().setting(Setting.COMPILER)
-                    + " is configured here to compare with");
-            return;
-        }
-        if (!current.equals(gold.toolchain())) {
-            throw new PatchgradeException(ErrorName.TOOLCHAIN_DRIFT, options.gold() + " was recorded with \"" + gold.toolchain() + "\" but "
-                    + settings.suggestions().setting(Setting.COMPILER) + " " + options.run().compiler() + " is \"" + current + "\". A compiler change "
-                    + "churns hashes that have nothing to do with the patch, "
-                    + "so nothing was graded: build with the recorded compiler, or re-record the gold with this one and commit it");
         }
     }
 

@@ -3,6 +3,7 @@ package dev.patchgrade.core.digest;
 import dev.patchgrade.core.cases.Case;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.report.FirstDifference;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,6 +15,16 @@ record DigestRow(Case testCase, DigestTuple gold, DigestTuple candidate, List<Di
         List<FirstDifference.Line> lines, String finding) {
     boolean failed() {
         return !drifts.isEmpty();
+    }
+
+    /** Its streams and candidate digest are kept for people to look at: a failing row's, or every row's with keepAll. */
+    boolean keeps(boolean keepAll) {
+        return failed() || keepAll;
+    }
+
+    /** The streams kept as files: a failing case's, or every case's with keepAll (the grading kept them). */
+    List<Path> keptStreams() {
+        return launch.started() && launch.stdout().file() != null ? List.of(launch.stdout().file(), launch.stderr().file()) : List.of();
     }
 
     /** The candidate reported a sanitizer error the gold does not have: a bug to fix, not a behaviour to record. */

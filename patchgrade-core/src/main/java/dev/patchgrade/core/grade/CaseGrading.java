@@ -2,10 +2,10 @@ package dev.patchgrade.core.grade;
 
 import dev.patchgrade.core.GradeLog;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ExecutionReport;
 import dev.patchgrade.core.report.SectionView;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -13,12 +13,15 @@ import java.util.Map;
 /**
  * The one shape of a grading goal: validate the parameters, snapshot the oracles, read them, run every
  * case (each row reported as soon as it and the rows before it are done, then forgotten), check the
- * oracles are unchanged, and finish the reports. A goal supplies the steps; nothing here knows a goal.
+ * oracles are unchanged, and finish the reports. A goal supplies the steps, its tally and its views of a row;
+ * nothing here knows a goal. Each row goes to the tally and then to every reporter: the JUnit XML, the JSON
+ * report, then the goal's own (its files, the console); at the end the tally's result goes to each of them.
  *
  * @param <C> what one case is
  * @param <R> what grading one case gives
+ * @param <T> what the rows of one execution come to
  */
-public abstract class CaseGrading<C, R> {
+public abstract class CaseGrading<C, R, T extends Tally.Result> {
     protected final GoalSettings settings;
     private final dev.patchgrade.core.cases.Shard shard;
     private final int parallel;
@@ -62,8 +65,8 @@ public abstract class CaseGrading<C, R> {
 
     protected abstract boolean failing(R row);
 
-    /** The goal's reporting of its rows. */
-    protected abstract RowReport<R> report();
+    /** A new tally and the views of this execution's rows; after {@link #prepare}. */
+    protected abstract GoalReporting<R, T> reporting(GradeLog log);
 
     /** The JSON head of an error report. */
     protected abstract Map<String, Object> errorHead(PatchgradeException error);
@@ -90,12 +93,11 @@ public abstract class CaseGrading<C, R> {
         BackgroundLaunchers launchers = BackgroundLaunchers.open(() -> openLaunchers(launchLog));
         OracleGuard guard;
         Collection<C> cases;
-        RowReport<R> rows;
+        GoalReporting<R, T> reporting;
         try {
             guard = OracleGuard.snapshot(oracles());
             cases = prepare(log);
-            rows = report();
-            rows.console(log);
+            reporting = reporting(log);
         } catch (Throwable e) {
             try {
                 launchers.close();
@@ -106,7 +108,8 @@ public abstract class CaseGrading<C, R> {
             settings.facts().forgetSince(before);
             throw e;
         }
-        try (RowReport<R> unfinished = rows; BackgroundLaunchers closedLast = launchers) {
+        T result;
+        try (Reporters<R, T> unfinished = new Reporters<>(reporting.own()); BackgroundLaunchers closedLast = launchers) {
             // The launchers before the report: its sandbox facts are what they turned out to be.
             try {
                 launchers.await();
@@ -114,18 +117,22 @@ public abstract class CaseGrading<C, R> {
                 launchLog.release();
             }
             try (ExecutionReport report = reports.open(settings.suiteName(shard), rowsName)) {
+                List<CaseReporter<R, T>> every = new ArrayList<>();
+                every.add(new JUnitReporter<>(reports, report, reporting.junit(), started));
+                every.add(new JsonReporter<>(report, this::failing, reporting.json()));
+                every.addAll(reporting.own());
+                Reporters<R, T> reporters = new Reporters<>(every);
                 CaseRunner.forEach(cases, parallel * callersPerWorker(), this::gradeCase, this::failing, row -> {
-                    CaseOutcome outcome = rows.outcome(row, log);
-                    report.add(outcome, rows.jsonRow(row));
-                    rows.reported(row);
+                    reporting.tally().add(row);
+                    reporters.row(row);
                 }, log);
                 // Every run has ended and its processes are gone: the helpers exit while the oracles are checked.
                 launchers.closeInBackground();
                 guard.verifyUnchanged();
-                reports.finish(report, (System.nanoTime() - started) / 1e9, rows.head());
+                result = reporting.tally().result();
+                reporters.finish(result);
             }
         }
-        rows.printSummary(log);
-        return rows.result();
+        return result.goalResult();
     }
 }

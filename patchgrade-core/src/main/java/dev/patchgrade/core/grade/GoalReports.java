@@ -52,6 +52,11 @@ public final class GoalReports {
         written = report.finish(seconds, jsonHead);
     }
 
+    /** The XML alone, whose counts {@link GoalRun#grade} prints; the JSON is finished on its own. */
+    void finishXml(ExecutionReport report, double seconds) {
+        written = report.finishXml(seconds);
+    }
+
     /** A setup error still leaves every report, so Jenkins shows it. */
     void writeError(String caseName, PatchgradeException error, Map<String, Object> jsonHead) {
         Map<String, Object> json = new LinkedHashMap<>(jsonHead);

@@ -45,11 +45,21 @@ public final class ExecutionReport implements AutoCloseable {
 
     /** One finished case: its outcome for the XML, and its goal's row for the JSON and the summary ({@code null}: none). */
     public synchronized void add(CaseOutcome outcome, Object row) {
-        xml.add(outcome);
+        addCase(outcome);
         if (row != null) {
-            json.add(row);
-            summary.add(outcome.status() == CaseOutcome.Status.FAILED || outcome.status() == CaseOutcome.Status.ERROR, row);
+            addRow(outcome.status() == CaseOutcome.Status.FAILED || outcome.status() == CaseOutcome.Status.ERROR, row);
         }
+    }
+
+    /** One finished case for the XML alone. */
+    public synchronized void addCase(CaseOutcome outcome) {
+        xml.add(outcome);
+    }
+
+    /** One finished case's row for the JSON and the summary alone. */
+    public synchronized void addRow(boolean failing, Object row) {
+        json.add(row);
+        summary.add(failing, row);
     }
 
     public SuiteTally tally() {
@@ -58,11 +68,21 @@ public final class ExecutionReport implements AutoCloseable {
 
     /** Writes every report; {@code head} is the JSON report's record of the whole execution. */
     public synchronized SuiteTally finish(double seconds, Object head) {
-        SuiteTally tally = xml.finish(seconds);
+        SuiteTally tally = finishXml(seconds);
+        finishJson(head);
+        return tally;
+    }
+
+    /** Writes the XML alone. */
+    public synchronized SuiteTally finishXml(double seconds) {
+        return xml.finish(seconds);
+    }
+
+    /** Writes the JSON and the summary's record alone; {@code head} is the JSON report's record of the whole execution. */
+    public synchronized void finishJson(Object head) {
         JsonNode fields = JsonReports.MAPPER.valueToTree(head);
         json.finish(fields);
         summary.finish(fields);
-        return tally;
     }
 
     @Override

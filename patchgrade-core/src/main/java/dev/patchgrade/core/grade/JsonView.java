@@ -1,0 +1,8 @@
+package dev.patchgrade.core.grade;
+
+/** A goal's JSON report: what it lists of a row, and what of the whole execution comes before the rows. */
+public interface JsonView<R, T> {
+    Object row(R row);
+
+    Object head(T result);
+}
