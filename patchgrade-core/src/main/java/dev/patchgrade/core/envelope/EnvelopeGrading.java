@@ -14,11 +14,13 @@ import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.report.EnvelopeSection;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
+import dev.patchgrade.core.grade.Reporters;
 import dev.patchgrade.core.hashing.Sha256;
 import dev.patchgrade.core.host.HostInfo;
 import dev.patchgrade.core.host.Toolchain;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.report.ExecutionReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -98,21 +100,23 @@ final class EnvelopeGrading {
                     + "between runs in host kernel state no sandbox separates (the site's Security model page, \"Guarantees and their limits\"). runs=1 is out of its reach");
         }
         double seconds = (System.nanoTime() - started) / 1e9;
-        EnvelopeReport.writeReports(reports, settings, options.run().shard(), caseName, command, envelope, verdict, count, seconds, log);
-        EnvelopeReport.printTable(log, caseName, envelope, verdict);
-        String countedTime = EnvelopeGoal.countedTime(count, runs);
-        if (countedTime != null) {
-            log.info(countedTime);
-        }
-        if (EnvelopeGoal.costly(count, runs)) {
-            log.warn(EnvelopeGoal.costWarning(settings, count, runs, false));
-        }
+        EnvelopeResult result = new EnvelopeResult(caseName, command, envelope, verdict, count, seconds);
+        report(reports, settings, options.run().shard(), result, log);
         List<String> failures = verdict.accepted() ? List.of()
-                : List.of(caseName + ": " + EnvelopeReport.failureMessage(verdict, envelope)
+                : List.of(caseName + ": " + EnvelopeText.failureMessage(verdict, envelope)
                         + ". If the cost increase is intended, re-record with `" + settings.rerecord("record-envelope") + "`"
                         + " and commit the envelope with the patch");
-        // The worst is what the report's failure type says: the first reason, not "reject".
-        return new GoalResult(failures, null, verdict.accepted() ? verdict.verdict() : verdict.reasons().get(0));
+        return new GoalResult(failures, null, result.worst());
+    }
+
+    /** Hands the one result to every reporter: the JUnit XML, the JSON report (no rows, a head), then the console. */
+    static void report(GoalReports reports, GoalSettings settings, Shard shard, EnvelopeResult result, GradeLog log) {
+        try (ExecutionReport report = reports.open(settings.suiteName(shard), null)) {
+            Reporters<EnvelopeResult, EnvelopeResult> reporters = reports.reporters(report, result::seconds, r -> !r.verdict().accepted(),
+                    new EnvelopeJUnit(settings, log), new EnvelopeHead(settings, shard), List.of(new EnvelopeConsole(settings, log)));
+            reporters.row(result);
+            reporters.finish(result);
+        }
     }
 
     /**

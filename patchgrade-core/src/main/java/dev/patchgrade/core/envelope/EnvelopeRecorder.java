@@ -99,15 +99,15 @@ final class EnvelopeRecorder {
             throw new PatchgradeException(ErrorName.WRITE_FAILED, "cannot write the envelope " + file + ": " + e.getMessage(), e);
         }
         ConsoleTable table = new ConsoleTable("figure", "measured", "ceiling", "slack");
-        table.row("peak RSS", EnvelopeReport.amount(recording.worst().get(Ceiling.RSS), Ceiling.RSS), EnvelopeReport.amount(recording.ceilings().get(Ceiling.RSS), Ceiling.RSS),
+        table.row("peak RSS", EnvelopeText.amount(recording.worst().get(Ceiling.RSS), Ceiling.RSS), EnvelopeText.amount(recording.ceilings().get(Ceiling.RSS), Ceiling.RSS),
                 "+" + options.slack().rssPercent() + "% +" + options.slack().rssKb() + " KB");
         for (Ceiling cpu : List.of(Ceiling.USER_CPU, Ceiling.SYS_CPU)) {
-            table.row(cpu.label(), EnvelopeReport.amount(recording.worst().get(cpu), cpu), EnvelopeReport.amount(recording.ceilings().get(cpu), cpu),
+            table.row(cpu.label(), EnvelopeText.amount(recording.worst().get(cpu), cpu), EnvelopeText.amount(recording.ceilings().get(cpu), cpu),
                     "+" + options.slack().cpuPercent() + "% +" + options.slack().cpuMicros() + " us");
         }
         if (count != null && count.measured()) {
-            table.row("instructions", EnvelopeReport.amount(count.value(), Ceiling.INSTRUCTIONS) + " (" + count.method() + ")",
-                    EnvelopeReport.amount(recording.ceilings().get(Ceiling.INSTRUCTIONS), Ceiling.INSTRUCTIONS), "+" + options.instructionSlackPercent() + "%");
+            table.row("instructions", EnvelopeText.amount(count.value(), Ceiling.INSTRUCTIONS) + " (" + count.method() + ")",
+                    EnvelopeText.amount(recording.ceilings().get(Ceiling.INSTRUCTIONS), Ceiling.INSTRUCTIONS), "+" + options.instructionSlackPercent() + "%");
         } else if (count != null) {
             table.row("instructions", "not recorded (" + count.method() + " run printed other output)", "-", "-");
         }

@@ -77,9 +77,9 @@ public record Spread(long min, long max) {
             Setting absolute = rss ? Setting.RSS_SLACK_KB : Setting.CPU_SLACK_US;
             lines.add(String.format(Locale.ROOT, "%s varied %.2f%% over the %d runs (%s to %s), but the ceiling %s leaves %.1f%% headroom over "
                     + "the largest: a patch that adds up to %s passes. To narrow it, set %s (e.g. %s) and %s, and re-record",
-                    ceiling.label(), spread.percent(), recording.runs().size(), EnvelopeReport.amount(spread.min(), ceiling),
-                    EnvelopeReport.amount(spread.max(), ceiling), EnvelopeReport.amount(ceilingValue, ceiling), headroom,
-                    EnvelopeReport.amount(ceilingValue - spread.max(), ceiling), shown.setting(percent),
+                    ceiling.label(), spread.percent(), recording.runs().size(), EnvelopeText.amount(spread.min(), ceiling),
+                    EnvelopeText.amount(spread.max(), ceiling), EnvelopeText.amount(ceilingValue, ceiling), headroom,
+                    EnvelopeText.amount(ceilingValue - spread.max(), ceiling), shown.setting(percent),
                     shown.once(percent.is(Integer.toString(advised))), shown.setting(absolute)));
         }
         return lines;

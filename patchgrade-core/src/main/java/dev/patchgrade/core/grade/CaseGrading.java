@@ -5,7 +5,6 @@ import dev.patchgrade.core.PatchgradeException;
 import dev.patchgrade.core.report.ExecutionReport;
 import dev.patchgrade.core.report.SectionView;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -117,11 +116,9 @@ public abstract class CaseGrading<C, R, T extends Tally.Result> {
                 launchLog.release();
             }
             try (ExecutionReport report = reports.open(settings.suiteName(shard), rowsName)) {
-                List<CaseReporter<R, T>> every = new ArrayList<>();
-                every.add(new JUnitReporter<>(reports, report, reporting.junit(), started));
-                every.add(new JsonReporter<>(report, this::failing, reporting.json()));
-                every.addAll(reporting.own());
-                Reporters<R, T> reporters = new Reporters<>(every);
+                // Not closed itself: the report closes its writers, and the goal's own reporters close with the launchers.
+                Reporters<R, T> reporters = reports.reporters(report, () -> (System.nanoTime() - started) / 1e9, this::failing, reporting.junit(),
+                        reporting.json(), reporting.own());
                 CaseRunner.forEach(cases, parallel * callersPerWorker(), this::gradeCase, this::failing, row -> {
                     reporting.tally().add(row);
                     reporters.row(row);

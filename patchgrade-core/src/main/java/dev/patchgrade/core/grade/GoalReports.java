@@ -5,8 +5,13 @@ import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ExecutionReport;
 import dev.patchgrade.core.report.SectionView;
 import dev.patchgrade.core.report.SuiteTally;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.DoubleSupplier;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -46,6 +51,22 @@ public final class GoalReports {
         all.put("patchgrade.cpu", settings.facts().cpuDescription());
         all.putAll(properties);
         return new ExecutionReport(settings.xmlReport(), settings.jsonReport(), rowsName, suiteName, settings.className(), all, section);
+    }
+
+    /**
+     * Every reporter of an opened report, fed as one: its JUnit XML and its JSON report (with the summary pages'
+     * record), then the goal's own, in their order.
+     *
+     * @param seconds the suite's time, asked for when the rows are done
+     * @param failing which rows the summary pages list as failing
+     */
+    public <R, T> Reporters<R, T> reporters(ExecutionReport report, DoubleSupplier seconds, Predicate<R> failing, Function<R, CaseOutcome> junit,
+            JsonView<R, T> json, List<CaseReporter<R, T>> own) {
+        List<CaseReporter<R, T>> every = new ArrayList<>();
+        every.add(new JUnitReporter<>(this, report, junit, seconds));
+        every.add(new JsonReporter<>(report, failing, json));
+        every.addAll(own);
+        return new Reporters<>(every);
     }
 
     public void finish(ExecutionReport report, double seconds, Object jsonHead) {

@@ -2,6 +2,7 @@ package dev.patchgrade.core.grade;
 
 import dev.patchgrade.core.report.CaseOutcome;
 import dev.patchgrade.core.report.ExecutionReport;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 
 /** The JUnit XML of a goal execution: one {@code testcase} per row, as the goal's view of a row says. */
@@ -9,14 +10,14 @@ final class JUnitReporter<R, T> implements CaseReporter<R, T> {
     private final GoalReports reports;
     private final ExecutionReport report;
     private final Function<R, CaseOutcome> view;
-    private final long startedNanos;
+    private final DoubleSupplier seconds;
 
-    /** @param startedNanos when the execution started, for the suite's time */
-    JUnitReporter(GoalReports reports, ExecutionReport report, Function<R, CaseOutcome> view, long startedNanos) {
+    /** @param seconds the suite's time, asked for when the rows are done */
+    JUnitReporter(GoalReports reports, ExecutionReport report, Function<R, CaseOutcome> view, DoubleSupplier seconds) {
         this.reports = reports;
         this.report = report;
         this.view = view;
-        this.startedNanos = startedNanos;
+        this.seconds = seconds;
     }
 
     @Override
@@ -26,6 +27,6 @@ final class JUnitReporter<R, T> implements CaseReporter<R, T> {
 
     @Override
     public void finish(T result) {
-        reports.finishXml(report, (System.nanoTime() - startedNanos) / 1e9);
+        reports.finishXml(report, seconds.getAsDouble());
     }
 }

@@ -17,7 +17,10 @@ final class JsonReporter<R, T> implements CaseReporter<R, T> {
 
     @Override
     public void row(R row) {
-        report.addRow(failing.test(row), view.row(row));
+        Object json = view.row(row);
+        if (json != null) {
+            report.addRow(failing.test(row), json);
+        }
     }
 
     @Override

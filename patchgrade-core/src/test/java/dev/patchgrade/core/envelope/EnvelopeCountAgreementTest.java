@@ -62,7 +62,7 @@ class EnvelopeCountAgreementTest {
         EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, List.of(printing(GOOD)), null, List.of(), other);
         assertThat(verdict.reasons()).containsExactly("instructions");
         assertThat(verdict.graded()).as("no count of the graded work to show").doesNotContainKey(Ceiling.INSTRUCTIONS);
-        assertThat(EnvelopeReport.failureMessage(verdict, envelope)).startsWith("instructions: the counted run (under valgrind) printed "
+        assertThat(EnvelopeText.failureMessage(verdict, envelope)).startsWith("instructions: the counted run (under valgrind) printed "
                 + "something else than the graded runs (stdout sha256 bbbbbbbbbbbb instead of aaaaaaaaaaaa)");
     }
 

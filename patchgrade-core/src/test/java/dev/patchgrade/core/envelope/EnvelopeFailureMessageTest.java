@@ -37,7 +37,7 @@ class EnvelopeFailureMessageTest {
 
     private String xmlMessage(EnvelopeVerdict verdict) throws Exception {
         GoalSettings settings = new GoalSettings("envelope", "e", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        EnvelopeReport.writeReports(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, Shard.ALL, "a", List.of("/bin/a"), envelope(), verdict, null, 1.0, GradeLog.SILENT);
+        EnvelopeGrading.report(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, Shard.ALL, new EnvelopeResult("a", List.of("/bin/a"), envelope(), verdict, null, 1.0), GradeLog.SILENT);
         Element failure = (Element) DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(settings.xmlReport().toFile())
                 .getElementsByTagName("failure").item(0);
         assertThat(failure.getAttribute("type")).isEqualTo(verdict.reasons().get(0));
@@ -50,7 +50,7 @@ class EnvelopeFailureMessageTest {
                 new EnvelopeVerdict.Breach(Ceiling.INSTRUCTIONS, 4_134_691_725L, 532_635_202L),
                 new EnvelopeVerdict.Breach(Ceiling.USER_CPU, 475_007L, 99_862L)), Map.of(), List.of(run(0, null)), List.of());
         String expected = "instructions: 4,134,691,725 > 532,635,202 (+676%); user_cpu: 475,007 us > 99,862 us (+376%)";
-        assertThat(EnvelopeReport.failureMessage(verdict, envelope())).isEqualTo(expected);
+        assertThat(EnvelopeText.failureMessage(verdict, envelope())).isEqualTo(expected);
         assertThat(xmlMessage(verdict)).isEqualTo(expected);
     }
 
@@ -67,8 +67,7 @@ class EnvelopeFailureMessageTest {
         EnvelopeVerdict verdict = new EnvelopeVerdict(List.of("user_cpu"), List.of(new EnvelopeVerdict.Breach(Ceiling.USER_CPU, 475_007L, 99_862L)),
                 Map.of(), List.of(run(0, null)), List.of());
         GoalSettings settings = new GoalSettings("envelope", "e", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        EnvelopeReport.writeReports(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, new Shard(2, 3), "/work/job-41/target/a cache", List.of("/work/job-41/target/a", "cache"), envelope(),
-                verdict, null, 1.0, GradeLog.SILENT);
+        EnvelopeGrading.report(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, new Shard(2, 3), new EnvelopeResult("/work/job-41/target/a cache", List.of("/work/job-41/target/a", "cache"), envelope(), verdict, null, 1.0), GradeLog.SILENT);
         Element testcase = (Element) DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(settings.xmlReport().toFile())
                 .getElementsByTagName("testcase").item(0);
         assertThat(testcase.getAttribute("name")).isEqualTo("e");

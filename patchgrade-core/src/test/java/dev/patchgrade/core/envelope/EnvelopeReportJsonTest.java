@@ -67,7 +67,7 @@ class EnvelopeReportJsonTest {
         ceilings.put(Ceiling.WALL, 100L);
         ceilings.put(Ceiling.RSS, 1024L);
         Envelope envelope = new Envelope(dir.resolve("envelope.json"), List.of("./a", "-x"), 2.5, ceilings, null, null, null);
-        EnvelopeReport.writeReports(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, Shard.ALL, "run", List.of("/bin/a", "-x"), envelope, verdict, count, 1.25, GradeLog.SILENT);
+        EnvelopeGrading.report(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, Shard.ALL, new EnvelopeResult("run", List.of("/bin/a", "-x"), envelope, verdict, count, 1.25), GradeLog.SILENT);
         return Files.readString(settings.jsonReport()).replace(dir.toString(), "$DIR");
     }
 

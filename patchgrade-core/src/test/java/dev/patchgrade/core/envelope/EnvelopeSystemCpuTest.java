@@ -118,7 +118,7 @@ class EnvelopeSystemCpuTest {
         Envelope envelope = new Envelope(dir.resolve("envelope.json"), List.of("./driver"), 5, ceilings, null, HOST, null);
         EnvelopeVerdict verdict = EnvelopeGrader.grade(envelope, List.of(run(97_000, 903_000)), SHA, List.of());
         GoalSettings settings = new GoalSettings("envelope", "e", dir.resolve("reports"), dir.resolve("out"), dir, Map.of());
-        EnvelopeReport.writeReports(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, Shard.ALL, "run", List.of("./driver"), envelope, verdict, null, 1.0, GradeLog.SILENT);
+        EnvelopeGrading.report(new dev.patchgrade.core.grade.GoalReports(settings, dev.patchgrade.core.report.EnvelopeSection::new), settings, Shard.ALL, new EnvelopeResult("run", List.of("./driver"), envelope, verdict, null, 1.0), GradeLog.SILENT);
 
         JsonNode json = new ObjectMapper().readTree(settings.jsonReport().toFile());
         assertThat(json.get("reasons").toString()).isEqualTo("[\"sys_cpu\"]");
