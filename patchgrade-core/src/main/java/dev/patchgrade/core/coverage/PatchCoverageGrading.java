@@ -15,9 +15,11 @@ import dev.patchgrade.core.grade.GoalRun;
 import dev.patchgrade.core.report.PatchCoverageSection;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.OracleGuard;
+import dev.patchgrade.core.grade.Reporters;
 import dev.patchgrade.core.launch.LaunchRequest;
 import dev.patchgrade.core.launch.LaunchResult;
 import dev.patchgrade.core.launch.Launcher;
+import dev.patchgrade.core.report.ExecutionReport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -130,8 +132,25 @@ final class PatchCoverageGrading {
             log.warn((counts[2] - counts[1]) + " case(s) wrote no coverage data although they did not time out (first: " + withoutData
                     + "): a run that ends by a signal or _exit() skips the data's writing at exit");
         }
-        PatchCoverageReport report = new PatchCoverageReport(options, patch, gcov, files, counts[0], timedOut, counts[1], withoutData, counts[2]);
-        return report.write(reports, log, (System.nanoTime() - started) / 1e9);
+        PatchCoverageResult result = new PatchCoverageResult(options, patch, gcov, files, counts[0], timedOut, counts[1], withoutData, counts[2],
+                (System.nanoTime() - started) / 1e9);
+        report(reports, result, log);
+        return result.goalResult();
+    }
+
+    /** Hands the files, then the result, to every reporter: the JUnit XML, the JSON report, then the console. */
+    private void report(GoalReports reports, PatchCoverageResult result, GradeLog log) {
+        try (ExecutionReport report = reports.open(settings.className(), "files")) {
+            if (result.files().isEmpty()) {
+                // No file is a row, and an XML suite without a case would not say why.
+                report.addCase(PatchCoverageJUnit.nothingToMeasure(result));
+            }
+            Reporters<FileCoverage, PatchCoverageResult> reporters = reports.reporters(report, result::seconds, result::below,
+                    new PatchCoverageJUnit(options.minimumPercent()), new PatchCoverageJson(settings, options.minimumPercent()),
+                    List.of(new PatchCoverageConsole(settings, log)));
+            result.files().forEach(reporters::row);
+            reporters.finish(result);
+        }
     }
 
     private static void named(List<String> names, String id) {

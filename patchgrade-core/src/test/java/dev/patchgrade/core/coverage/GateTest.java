@@ -47,12 +47,12 @@ class GateTest {
 
     @Test
     void thePercentShownIsNeverRoundedUp() {
-        assertThat(PatchCoverageReport.percent(file(999, 1).percent())).isEqualTo("99.9%");
-        assertThat(PatchCoverageReport.percent(file(9999, 1).percent())).isEqualTo("99.9%");
-        assertThat(PatchCoverageReport.percent(file(1, 0).percent())).isEqualTo("100%");
-        assertThat(PatchCoverageReport.percent(file(1, 2).percent())).isEqualTo("33.3%");
-        assertThat(PatchCoverageReport.percent(file(0, 3).percent())).isEqualTo("0%");
-        assertThat(PatchCoverageReport.percent(null)).isEqualTo("-");
+        assertThat(PatchCoverageText.percent(file(999, 1).percent())).isEqualTo("99.9%");
+        assertThat(PatchCoverageText.percent(file(9999, 1).percent())).isEqualTo("99.9%");
+        assertThat(PatchCoverageText.percent(file(1, 0).percent())).isEqualTo("100%");
+        assertThat(PatchCoverageText.percent(file(1, 2).percent())).isEqualTo("33.3%");
+        assertThat(PatchCoverageText.percent(file(0, 3).percent())).isEqualTo("0%");
+        assertThat(PatchCoverageText.percent(null)).isEqualTo("-");
     }
 
     @Test
@@ -61,7 +61,7 @@ class GateTest {
         List<FileCoverage.LineRun> lines = List.of(new FileCoverage.LineRun(10, 3, 1, List.of("a")), new FileCoverage.LineRun(12, 0, 0, List.of()),
                 new FileCoverage.LineRun(13, 0, 0, List.of()), new FileCoverage.LineRun(14, 0, 0, List.of()), new FileCoverage.LineRun(20, 0, 0, List.of()));
         FileCoverage file = new FileCoverage(change, List.of(10, 11, 12, 13, 14, 20), true, lines);
-        assertThat(PatchCoverageReport.summary(file)).isEqualTo("1 of 5 changed executable lines run (20%)");
+        assertThat(PatchCoverageText.summary(file)).isEqualTo("1 of 5 changed executable lines run (20%)");
         assertThat(file.notRun()).containsExactly(12, 13, 14, 20);
         assertThat(LineRanges.format(file.notRun())).isEqualTo("12-14, 20");
     }

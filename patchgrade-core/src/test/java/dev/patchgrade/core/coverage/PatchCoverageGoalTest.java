@@ -141,6 +141,30 @@ class PatchCoverageGoalTest {
     }
 
     @Test
+    void aPatchThatChangesNoCLineIsOneSkippedCaseNamingTheBaseAndNoFiles() throws Exception {
+        Path cases = project.cases("none.jsonl", "scale-2 scale 2");
+        GoalSettings settings = project.settings("none", SandboxSpec.Mode.OFF);
+        RecordingLog log = new RecordingLog();
+        PatchCoverageGoal.Options options = PatchCoverageGoal.Options.builder(settings).cases(cases).command(List.of(project.binary.toString()))
+                .base("HEAD").minimumPercent(100).timeoutSeconds(20).build();
+        GoalResult result = PatchCoverageGoal.grade(options, log);
+
+        assertThat(result.error()).isNull();
+        assertThat(result.failed()).isFalse();
+        assertThat(result.worst()).isEqualTo("pass");
+        String xml = Files.readString(settings.xmlReport());
+        assertThat(xml).contains("tests=\"1\"", "skipped=\"1\"", "name=\"(no C/C++ changes)\"", "<skipped message=\"git diff HEAD changes no line of a "
+                + "C or C++ file under " + project.root.toRealPath() + ": nothing to measure\"");
+        JsonNode report = JsonReports.MAPPER.readTree(settings.jsonReport().toFile());
+        assertThat(report.path("files")).isEmpty();
+        assertThat(report.path("changed_files").asInt()).isZero();
+        assertThat(report.path("percent").isNull()).isTrue();
+        assertThat(report.path("verdict").asText()).isEqualTo("pass");
+        // No table and no totals line where nothing was measured.
+        assertThat(log.lines).noneMatch(l -> l.contains("patch coverage: "));
+    }
+
+    @Test
     void casesRunInParallelMergeToTheCountsOfOneAtATime() throws Exception {
         SandboxAvailability.assumeAvailable();
         List<String> many = new ArrayList<>();
