@@ -82,7 +82,7 @@ public final class GoalReports {
     void writeError(String caseName, PatchgradeException error, Map<String, Object> jsonHead) {
         Map<String, Object> json = new LinkedHashMap<>(jsonHead);
         String message = error.message(settings.suggestions());
-        json.put("error", Map.of("type", error.errorName(), "message", message));
+        json.put("error", GoalRun.head("type", error.errorName(), "message", message));
         json.put("sandbox", GoalRun.sandboxJson(settings));
         try (ExecutionReport report = open(settings.className(), null, view.get())) {
             report.add(CaseOutcome.error(caseName, error.errorName(), message, message), null);

@@ -51,6 +51,26 @@ class ReportLifecycleTest {
     }
 
     @Test
+    void anErrorReportsErrorObjectHasItsTypeBeforeItsMessageInEveryJvm() throws Exception {
+        GoalSettings settings = settings();
+        GoalRun.grade(settings, "grade", e -> GoalRun.head("goal", "digest", "execution", "grade", "verdict", "error"), () -> SectionView.NONE,
+                GradeLog.SILENT, reports -> {
+            throw new PatchgradeException(dev.patchgrade.core.ErrorName.MALFORMED_CASES, "cases.jsonl: line 3 is not JSON");
+        });
+        // Map.of iterates in an order seeded per JVM; the report is read by scripts and compared between builds.
+        assertThat(Files.readString(settings.jsonReport())).startsWith("""
+                {
+                  "goal" : "digest",
+                  "execution" : "grade",
+                  "verdict" : "error",
+                  "error" : {
+                    "type" : "malformed_cases",
+                    "message" : "cases.jsonl: line 3 is not JSON"
+                  },
+                  "sandbox" : {""");
+    }
+
+    @Test
     void aSecondGradeOfTheSameProjectAtOnceIsBuildInProgress() {
         GoalSettings settings = settings();
         try (BuildLock held = BuildLock.take(settings.outputDirectory())) {
