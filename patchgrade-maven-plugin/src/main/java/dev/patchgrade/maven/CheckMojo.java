@@ -2,6 +2,7 @@ package dev.patchgrade.maven;
 
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.ModuleCheck;
+import dev.patchgrade.core.report.ExecutionSummary;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.Date;
@@ -67,7 +68,7 @@ public class CheckMojo extends AbstractPatchgradeMojo {
             getLog().info("patchgrade check: all " + result.executions().size() + " grading execution(s) of " + artifactId() + " passed");
             return;
         }
-        if (!result.with(ModuleCheck.Status.ERROR).isEmpty()) {
+        if (!result.with(ExecutionSummary.Status.ERROR).isEmpty()) {
             throw new MojoExecutionException(failures);
         }
         if (failuresIgnored(ignoreFailures)) {

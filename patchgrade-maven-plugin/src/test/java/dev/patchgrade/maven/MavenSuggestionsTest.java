@@ -107,7 +107,9 @@ class MavenSuggestionsTest {
 
     @Test
     void theCoreMessagesThatNamedMavenReadAsTheyDid() throws Exception {
-        java.nio.file.Files.writeString(dir.resolve("patchgrade.digest.e.json"), "{ not json");
+        Path record = dev.patchgrade.core.report.ExecutionSummary.file(dir, "digest.e");
+        java.nio.file.Files.createDirectories(record.getParent());
+        java.nio.file.Files.writeString(record, "{ not json");
         assertThat(shownByMaven(() -> ModuleCheck.read(dir, null))).endsWith("; delete it, or run `mvn clean verify`");
         Path file = java.nio.file.Files.writeString(dir.resolve("a-file"), "");
         System.setProperty(Setting.SCRATCH.property(), file.toString());

@@ -1,40 +1,43 @@
 package dev.patchgrade.core.grade;
 
 import dev.patchgrade.core.ErrorName;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.patchgrade.core.PatchgradeException;
-import dev.patchgrade.core.report.JsonReports;
+import dev.patchgrade.core.report.ExecutionSummary;
+import dev.patchgrade.core.report.ExecutionSummary.Status;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
- * The {@code check} goal without Maven: reads the JSON report of every grading execution of a module
- * and says which of them failed or stopped with an error, so the build can fail once, at the end,
- * with all of them (the grading executions ran with {@code testFailureIgnore}).
+ * The {@code check} goal without Maven: reads the {@link ExecutionSummary} every grading execution of a module left
+ * (an execution that stopped with an error leaves one too) and says which of them failed or stopped with an error,
+ * so the build can fail once, at the end, with all of them (the grading executions ran with {@code testFailureIgnore}).
+ * It decides from the records alone: what failed was judged by each goal when it reported.
  */
 public final class ModuleCheck {
     private ModuleCheck() {}
 
     /**
-     * One goal execution as its JSON report tells it.
+     * One goal execution as its summary record tells it.
      *
      * @param name {@code <goal>.<executionId>}
      * @param outcome {@code pass}, {@code accept}, or the worst failure type or error name
      * @param detail one line: how many graded items failed, or the error's message
      */
-    public record Execution(String name, Status status, String outcome, String detail) {}
+    public record Execution(String name, Status status, String outcome, String detail) {
+        static Execution of(ExecutionSummary summary) {
+            return new Execution(summary.name(), summary.status(), summary.worst(), summary.detail());
+        }
+    }
 
-    public enum Status { PASSED, FAILED, ERROR }
-
-    /** What the reports said: the executions read, oldest report first, and the reports passed over as older than this build. */
+    /**
+     * What the records said: the executions read, by name, and the JSON reports of the executions whose record is
+     * older than this build, passed over.
+     */
     public record Result(List<Execution> executions, List<Path> stale) {
         public List<Execution> with(Status status) {
             return executions.stream().filter(e -> e.status() == status).toList();
@@ -65,111 +68,34 @@ public final class ModuleCheck {
     }
 
     /**
-     * @param since reports last written before this instant belong to an earlier build and are passed over
+     * @param since records last written before this instant belong to an earlier build and are passed over
      *     ({@code null} reads them all)
      */
     public static Result read(Path reportsDirectory, Instant since) {
         List<Execution> executions = new ArrayList<>();
         List<Path> stale = new ArrayList<>();
-        if (!Files.isDirectory(reportsDirectory)) {
-            return new Result(executions, stale);
-        }
         List<Path> files;
-        try (Stream<Path> listing = Files.list(reportsDirectory)) {
-            files = listing.filter(p -> p.getFileName().toString().startsWith("patchgrade.") && p.getFileName().toString().endsWith(".json"))
-                    .sorted().toList();
+        try {
+            files = ExecutionSummary.files(reportsDirectory);
         } catch (IOException e) {
             throw new PatchgradeException(ErrorName.UNREADABLE_REPORT, "cannot list the reports in " + reportsDirectory + ": " + e.getMessage(), e);
         }
         for (Path file : files) {
-            String name = file.getFileName().toString();
             try {
                 if (since != null && Files.getLastModifiedTime(file).toInstant().isBefore(since)) {
-                    stale.add(file);
+                    String name = file.getFileName().toString();
+                    stale.add(reportsDirectory.resolve("patchgrade." + name.substring(0, name.length() - ".json".length()) + ".json"));
                     continue;
                 }
-                executions.add(readOne(file, name.substring("patchgrade.".length(), name.length() - ".json".length())));
+                executions.add(Execution.of(ExecutionSummary.read(file)));
+            } catch (NoSuchFileException e) {
+                // removed by its execution starting again since the listing: not an execution of this build's end
             } catch (IOException e) {
                 String problem = e.getMessage();
-                throw new PatchgradeException(ErrorName.UNREADABLE_REPORT, shown -> file + " cannot be read as a patchgrade JSON report ("
+                throw new PatchgradeException(ErrorName.UNREADABLE_REPORT, shown -> file + " cannot be read as a patchgrade summary record ("
                         + problem + "); delete it, or run " + shown.cleanBuild(), e);
             }
         }
         return new Result(executions, stale);
-    }
-
-    /**
-     * One report read as a stream: its head kept, its rows only counted, so a report of any number of cases
-     * is read in constant memory.
-     */
-    static Execution readOne(Path file, String name) throws IOException {
-        try (JsonParser parser = JsonReports.MAPPER.getFactory().createParser(file.toFile())) {
-            if (parser.nextToken() != JsonToken.START_OBJECT) {
-                throw new IOException("not a JSON object");
-            }
-            ObjectNode head = JsonReports.MAPPER.createObjectNode();
-            Rows rows = null;
-            while (parser.nextToken() == JsonToken.FIELD_NAME) {
-                String field = parser.currentName();
-                if (parser.nextToken() == JsonToken.START_ARRAY && (field.equals("cases") || field.equals("rows") || field.equals("files"))) {
-                    rows = new Rows(head.path("goal").asText(""), field);
-                    while (parser.nextToken() != JsonToken.END_ARRAY) {
-                        rows.count(JsonReports.MAPPER.readTree(parser));
-                    }
-                } else {
-                    head.set(field, JsonReports.MAPPER.readTree(parser));
-                }
-            }
-            return execution(name, head, rows);
-        }
-    }
-
-    /**
-     * The rows of a digest (cases, each with a verdict), a three-column grade (rows, each with a pattern), a
-     * differential grade (generated cases, each with a pattern) or a patch coverage (files, each with a verdict), counted.
-     */
-    private static final class Rows {
-        private final boolean differential;
-        private final boolean patterns;
-        private final String noun;
-        private long total;
-        private long failing;
-
-        Rows(String goal, String field) {
-            this.differential = goal.equals("differential");
-            this.patterns = field.equals("rows") || differential;
-            this.noun = switch (field) {
-                case "rows" -> " row(s)";
-                case "files" -> " file(s)";
-                default -> " case(s)";
-            };
-        }
-
-        void count(JsonNode item) {
-            total++;
-            boolean passed = differential ? item.path("pattern").asText().equals("pass_agree")
-                    : patterns ? item.path("pattern").asText().equals("pass_all_agree") : !item.path("verdict").asText().equals("fail");
-            failing += passed ? 0 : 1;
-        }
-    }
-
-    private static Execution execution(String name, JsonNode report, Rows rows) {
-        if (report.has("error")) {
-            String type = report.path("error").path("type").asText("error");
-            return new Execution(name, Status.ERROR, type, report.path("error").path("message").asText());
-        }
-        String verdict = report.path("verdict").asText();
-        boolean failed = verdict.equals("fail") || verdict.equals("reject");
-        // The report says its goal; reports without one (hand-made, older) are told apart by their rows.
-        String goal = report.path("goal").asText(rows == null ? "envelope" : "");
-        if (goal.equals("envelope") || rows == null) {
-            String worst = failed && report.path("reasons").size() > 0 ? report.path("reasons").path(0).asText() : verdict;
-            List<String> reasons = new ArrayList<>();
-            report.path("reasons").forEach(r -> reasons.add(r.asText()));
-            return new Execution(name, failed ? Status.FAILED : Status.PASSED, worst,
-                    failed ? "rejected for " + String.join(", ", reasons) : "within every ceiling");
-        }
-        return new Execution(name, failed ? Status.FAILED : Status.PASSED, report.path("worst").asText(verdict),
-                rows.failing + " of " + rows.total + rows.noun + " failing");
     }
 }

@@ -1,6 +1,8 @@
 package dev.patchgrade.core.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /** An envelope grade on the page: its command and reasons, and a bar per figure, measured against its ceiling. */
@@ -8,6 +10,17 @@ public final class EnvelopeSection implements SectionView {
     @Override
     public String graded(JsonNode head, long rows) {
         return head.path("runs").size() + " run(s)";
+    }
+
+    /** An envelope lists no rows: its reasons say why it failed. */
+    @Override
+    public String detail(JsonNode head, long failing, String failingOfRows) {
+        if (failing == 0) {
+            return "within every ceiling";
+        }
+        List<String> reasons = new ArrayList<>();
+        head.path("reasons").forEach(reason -> reasons.add(reason.asText()));
+        return "rejected for " + String.join(", ", reasons);
     }
 
     @Override

@@ -28,7 +28,7 @@ public final class ExecutionReport implements AutoCloseable {
             xml.close();
             throw e;
         }
-        this.summary = new SummaryReporter(jsonFile.toAbsolutePath().getParent(), summaryName(jsonFile), view, arrayName != null);
+        this.summary = new SummaryReporter(jsonFile.toAbsolutePath().getParent(), summaryName(jsonFile), view, arrayName);
     }
 
     /** A report the summary pages show without rows. */
@@ -56,9 +56,14 @@ public final class ExecutionReport implements AutoCloseable {
         xml.add(outcome);
     }
 
-    /** One finished case's row for the JSON and the summary alone. */
+    /**
+     * One finished case's row for the JSON and the summary alone; {@code failing} as its goal judged it, which decides
+     * the summary's status. A {@code null} row counts for the summary only: the JSON report lists no rows.
+     */
     public synchronized void addRow(boolean failing, Object row) {
-        json.add(row);
+        if (row != null) {
+            json.add(row);
+        }
         summary.add(failing, row);
     }
 

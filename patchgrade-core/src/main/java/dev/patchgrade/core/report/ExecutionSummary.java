@@ -10,20 +10,33 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * One goal execution as the summary pages show it, drawn when the execution finished: the module's page and the
- * reactor's read these records and nothing else, so neither knows a goal or reads a goal's JSON report. Each lies in
- * {@value #DIRECTORY} of the reports directory, named by the execution; this class alone writes and reads them.
+ * One goal execution as every cross-execution consumer sees it, drawn when the execution finished: the module's page,
+ * the reactor's and the {@code check} goal read these records and nothing else, so none of them knows a goal or reads a
+ * goal's JSON report. Each lies in {@value #DIRECTORY} of the reports directory, named by the execution; this class
+ * alone writes and reads them.
  *
  * @param name the execution as the page names it, {@code <goal>.<executionId>}
+ * @param status whether it passed, failed or stopped with an error
  * @param outcome the verdict, worst reason or pattern, or {@code error: <name>}
  * @param graded how much was graded, for the overview
+ * @param detail what {@code check} says of it after the outcome: how many graded items failed, or the error's message
  * @param body the section's HTML below its heading
  */
-public record ExecutionSummary(String name, String outcome, String graded, String body) {
+public record ExecutionSummary(String name, Status status, String outcome, String graded, String detail, String body) {
     static final String DIRECTORY = ".summary";
+    /** What the outcome of an execution that stopped with an error starts with, before the error's name. */
+    static final String ERROR_PREFIX = "error: ";
 
-    static Path file(Path reportsDirectory, String name) {
+    public enum Status { PASSED, FAILED, ERROR }
+
+    /** The record of execution {@code name} in {@code reportsDirectory}, whether or not it exists. */
+    public static Path file(Path reportsDirectory, String name) {
         return reportsDirectory.resolve(DIRECTORY).resolve(name + ".json");
+    }
+
+    /** The worst reason or pattern, or the error's name: the outcome without what the page puts before an error's name. */
+    public String worst() {
+        return status == Status.ERROR && outcome.startsWith(ERROR_PREFIX) ? outcome.substring(ERROR_PREFIX.length()) : outcome;
     }
 
     /** In place of this execution's record of an earlier build, atomically. */
@@ -36,24 +49,32 @@ public record ExecutionSummary(String name, String outcome, String graded, Strin
         Files.deleteIfExists(file(reportsDirectory, name));
     }
 
-    static ExecutionSummary read(Path file) throws IOException {
+    /** One record; an IOException says what is wrong with it (a record of an older patchgrade lacks fields). */
+    public static ExecutionSummary read(Path file) throws IOException {
         ExecutionSummary summary = JsonReports.MAPPER.readValue(file.toFile(), ExecutionSummary.class);
-        if (summary.name() == null || summary.outcome() == null || summary.graded() == null || summary.body() == null) {
-            throw new IOException(file + " is not a patchgrade summary record: it lacks name, outcome, graded or body; the next build rewrites it");
+        if (summary.name() == null || summary.status() == null || summary.outcome() == null || summary.graded() == null || summary.detail() == null
+                || summary.body() == null) {
+            throw new IOException(file + " is not a patchgrade summary record: it lacks name, status, outcome, graded, detail or body");
         }
         return summary;
     }
 
-    /** Every execution's record in the directory, by name; none where there is no directory. */
-    static List<ExecutionSummary> readAll(Path reportsDirectory) {
-        Path directory = reportsDirectory.resolve(DIRECTORY);
-        List<Path> files;
-        try (Stream<Path> listed = Files.list(directory)) {
-            files = listed.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
+    /** Every execution's record file in the directory, by name; none where there is no directory. */
+    public static List<Path> files(Path reportsDirectory) throws IOException {
+        try (Stream<Path> listed = Files.list(reportsDirectory.resolve(DIRECTORY))) {
+            return listed.filter(p -> p.getFileName().toString().endsWith(".json")).sorted().toList();
         } catch (NoSuchFileException e) {
             return List.of();
+        }
+    }
+
+    /** Every execution's record in the directory, by name; none where there is no directory. */
+    static List<ExecutionSummary> readAll(Path reportsDirectory) {
+        List<Path> files;
+        try {
+            files = files(reportsDirectory);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + directory, e);
+            throw new UncheckedIOException("cannot list " + reportsDirectory.resolve(DIRECTORY), e);
         }
         List<ExecutionSummary> summaries = new ArrayList<>();
         for (Path file : files) {

@@ -15,6 +15,16 @@ public interface SectionView {
     /** The overview's "graded" column: how much was graded. */
     String graded(JsonNode head, long rows);
 
+    /**
+     * What {@code check} says of an execution that did not stop with an error, after its outcome.
+     *
+     * @param failing how many graded items the goal judged failing
+     * @param failingOfRows how many of how many rows failed ({@code 2 of 3 case(s) failing}), said by default
+     */
+    default String detail(JsonNode head, long failing, String failingOfRows) {
+        return failingOfRows;
+    }
+
     /** What stands above the rows: bars, counts, the seed. */
     default void above(StringBuilder html, JsonNode head, long rows) {}
 

@@ -17,25 +17,36 @@ public final class SummaryReporter {
     private final Path reportsDirectory;
     private final String name;
     private final SectionView view;
-    private final boolean hasRows;
+    private final String arrayName;
     private final StringBuilder failingHtml = new StringBuilder();
     private final List<String> passingHtml = new ArrayList<>();
+    private long graded;
+    private long failing;
     private long rows;
     private long shown;
 
     /**
      * @param name the execution as the page names it, {@code <goal>.<executionId>}
-     * @param hasRows whether the execution's JSON report lists rows (an error report or an envelope lists none)
+     * @param arrayName the JSON report's key of the rows ({@code cases}, {@code rows}, {@code files}), or {@code null}
+     *     where it lists none (an error report, an envelope)
      */
-    public SummaryReporter(Path reportsDirectory, String name, SectionView view, boolean hasRows) {
+    public SummaryReporter(Path reportsDirectory, String name, SectionView view, String arrayName) {
         this.reportsDirectory = reportsDirectory;
         this.name = name;
         this.view = view == null ? SectionView.NONE : view;
-        this.hasRows = hasRows;
+        this.arrayName = arrayName;
     }
 
-    /** One finished row, as its JSON report lists it. */
+    /**
+     * One finished graded item: {@code failing} as its goal judged it, which alone decides the execution's status, and
+     * its row as the JSON report lists it, or {@code null} where the report lists none (an envelope's one command).
+     */
     public void add(boolean failing, Object row) {
+        graded++;
+        this.failing += failing ? 1 : 0;
+        if (row == null) {
+            return;
+        }
         rows++;
         if (failing ? shown >= ROWS_SHOWN : passingHtml.size() >= ROWS_SHOWN / 10) {
             return;
@@ -53,7 +64,12 @@ public final class SummaryReporter {
 
     /** The execution's section, from the JSON report's head (its fields before the rows); written in place of any older one. */
     public ExecutionSummary finish(JsonNode head) {
-        ExecutionSummary summary = new ExecutionSummary(name, outcome(head), view.graded(head, rows), body(head));
+        boolean error = head.has("error");
+        ExecutionSummary.Status status = error ? ExecutionSummary.Status.ERROR
+                : failing > 0 ? ExecutionSummary.Status.FAILED : ExecutionSummary.Status.PASSED;
+        String detail = error ? head.path("error").path("message").asText()
+                : view.detail(head, failing, failing + " of " + graded + " " + noun(arrayName) + " failing");
+        ExecutionSummary summary = new ExecutionSummary(name, status, outcome(head), view.graded(head, rows), detail, body(head));
         summary.write(reportsDirectory);
         return summary;
     }
@@ -65,7 +81,7 @@ public final class SummaryReporter {
                     .append(HtmlSummary.esc(head.path("error").path("message").asText())).append("</p>\n").toString();
         }
         view.above(html, head, rows);
-        String tableStart = hasRows ? view.tableStart(head) : null;
+        String tableStart = arrayName != null ? view.tableStart(head) : null;
         if (tableStart != null) {
             html.append(tableStart).append(failingHtml);
             for (String one : passingHtml) {
@@ -84,9 +100,17 @@ public final class SummaryReporter {
         return html.toString();
     }
 
+    /** {@code cases} counts {@code case(s)}; a report without rows counts items. */
+    static String noun(String arrayName) {
+        if (arrayName == null) {
+            return "item(s)";
+        }
+        return arrayName.endsWith("s") ? arrayName.substring(0, arrayName.length() - 1) + "(s)" : arrayName;
+    }
+
     static String outcome(JsonNode head) {
         if (head.has("error")) {
-            return "error: " + head.path("error").path("type").asText();
+            return ExecutionSummary.ERROR_PREFIX + head.path("error").path("type").asText();
         }
         if (head.has("worst")) {
             return head.path("worst").asText();

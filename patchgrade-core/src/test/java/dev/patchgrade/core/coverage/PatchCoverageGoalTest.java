@@ -135,7 +135,7 @@ class PatchCoverageGoalTest {
         assertThat(file(report, "src/calc.h").path("verdict").asText()).isEqualTo("pass");
         dev.patchgrade.core.grade.ModuleCheck.Execution gate = dev.patchgrade.core.grade.ModuleCheck.read(settings.reportsDirectory(), null)
                 .executions().stream().filter(e -> e.name().equals("patch-coverage.gate")).findFirst().orElseThrow();
-        assertThat(gate.status()).isEqualTo(dev.patchgrade.core.grade.ModuleCheck.Status.FAILED);
+        assertThat(gate.status()).isEqualTo(dev.patchgrade.core.report.ExecutionSummary.Status.FAILED);
         assertThat(gate.outcome()).isEqualTo("lines_not_run");
         assertThat(gate.detail()).isEqualTo("1 of 3 file(s) failing");
     }

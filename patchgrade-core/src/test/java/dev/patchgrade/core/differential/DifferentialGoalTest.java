@@ -11,6 +11,7 @@ import dev.patchgrade.core.classify.ThreeColumnGoal;
 import dev.patchgrade.core.grade.GoalResult;
 import dev.patchgrade.core.grade.GoalSettings;
 import dev.patchgrade.core.grade.ModuleCheck;
+import dev.patchgrade.core.report.ExecutionSummary;
 import dev.patchgrade.core.report.HtmlSummary;
 import dev.patchgrade.core.report.JsonReports;
 import java.nio.file.Files;
@@ -128,7 +129,7 @@ class DifferentialGoalTest {
         assertThat(streams("honest")).as("agreeing cases keep no stream files").isEmpty();
         String page = Files.readString(dir.resolve("reports").resolve(HtmlSummary.FILE));
         assertThat(page).contains("differential.honest", "30 generated cases", "<code class=\"seed\">11</code>", "pass_agree");
-        assertThat(ModuleCheck.read(dir.resolve("reports"), null).with(ModuleCheck.Status.PASSED)).extracting(ModuleCheck.Execution::name)
+        assertThat(ModuleCheck.read(dir.resolve("reports"), null).with(ExecutionSummary.Status.PASSED)).extracting(ModuleCheck.Execution::name)
                 .contains("differential.honest");
     }
 
@@ -182,7 +183,7 @@ class DifferentialGoalTest {
         String xml = Files.readString(settings("table").xmlReport());
         assertThat(xml).contains("type=\"candidate_differs\"", "smallest input that still differs: args [", "seed: 11 (reproduce with seed=11)");
         assertThat(result.failures().get(0)).contains("candidate_differs (reference=<").contains("(shrunk from args [\"");
-        assertThat(ModuleCheck.read(dir.resolve("reports"), null).with(ModuleCheck.Status.FAILED)).singleElement()
+        assertThat(ModuleCheck.read(dir.resolve("reports"), null).with(ExecutionSummary.Status.FAILED)).singleElement()
                 .satisfies(e -> assertThat(e.detail()).isEqualTo(differing.size() + " of 30 case(s) failing"));
     }
 

@@ -64,7 +64,9 @@ class SettingNamesTest {
     }
 
     private PatchgradeException unreadableReport() throws IOException {
-        Files.writeString(dir.resolve("patchgrade.digest.e.json"), "{ not json");
+        Path record = dev.patchgrade.core.report.ExecutionSummary.file(dir, "digest.e");
+        Files.createDirectories(record.getParent());
+        Files.writeString(record, "{ not json");
         return catchThrowableOfType(PatchgradeException.class, () -> ModuleCheck.read(dir, null));
     }
 

@@ -16,7 +16,7 @@ final class SummaryRecords {
     static ExecutionSummary write(Path reports, String name, SectionView view, String json) throws IOException {
         ObjectNode head = (ObjectNode) JsonReports.MAPPER.readTree(json);
         String arrayName = ROWS.stream().filter(head::has).findFirst().orElse(null);
-        SummaryReporter reporter = new SummaryReporter(reports, name, view, arrayName != null);
+        SummaryReporter reporter = new SummaryReporter(reports, name, view, arrayName);
         if (arrayName != null) {
             for (JsonNode row : head.remove(arrayName)) {
                 reporter.add(failing(row), row);
