@@ -2,9 +2,11 @@ package dev.patchgrade.core.launch;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * One command to run.
@@ -12,7 +14,8 @@ import java.util.Objects;
  * @param command the executable first, then its arguments; a name without {@code /} is looked up on
  *     the child's {@code PATH}
  * @param workingDirectory where the child starts, or {@code null} for the caller's directory
- * @param environment the child's whole environment (see {@link ChildEnvironment#pinned})
+ * @param environment the child's whole environment (see {@link ChildEnvironment#pinned}), which the child sees
+ *     in the order of its names: the same in every build, so a program that prints its environment digests alike
  * @param stdin bytes for the child's stdin, or {@code null} for {@code /dev/null}
  * @param timeout wall time after which the child's process group is stopped
  * @param outputLimitBytes cap per output stream; past it the run fails with {@code output_limit}
@@ -41,7 +44,9 @@ public record LaunchRequest(
         if (command.isEmpty()) {
             throw new IllegalArgumentException("a command needs at least the executable");
         }
-        environment = Map.copyOf(environment);
+        // Map.copyOf iterates in an order seeded afresh in each JVM, and the helper hands the child its variables in
+        // the order they come: a program printing its environment would digest differently from build to build.
+        environment = Collections.unmodifiableMap(new TreeMap<>(environment));
         Objects.requireNonNull(timeout, "timeout");
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("timeout must be positive, was " + timeout);

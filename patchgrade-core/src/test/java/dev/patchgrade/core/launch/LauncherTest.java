@@ -60,6 +60,15 @@ class LauncherTest {
     }
 
     @Test
+    void aChildSeesItsEnvironmentInTheOrderOfItsNames() {
+        Map<String, String> extra = Map.of("ZETA", "1", "ALPHA", "2", "MIDDLE", "3", "UBSAN_OPTIONS", "x", "ASAN_OPTIONS", "y");
+        LaunchRequest request = new LaunchRequest(List.of("/usr/bin/env"), null, ChildEnvironment.pinned(extra), null,
+                LaunchRequest.DEFAULT_TIMEOUT, LaunchRequest.DEFAULT_OUTPUT_LIMIT, null, false);
+        List<String> names = launcher.launch(request).stdout().excerpt().lines().map(line -> line.substring(0, line.indexOf('='))).toList();
+        assertThat(names).contains("ZETA", "ALPHA", "MIDDLE", "UBSAN_OPTIONS", "ASAN_OPTIONS").isSorted();
+    }
+
+    @Test
     void exitStatus127OfARealProgramIsNotACouldNotStart() {
         LaunchResult result = run("crash", "exit:127");
         assertThat(result.started()).isTrue();
