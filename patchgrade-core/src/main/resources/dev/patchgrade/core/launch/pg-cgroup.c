@@ -230,86 +230,17 @@ int cgroup_cpu_start(long long *user, long long *system) {
     return cgroup_cpu_us(user, system);
 }
 
-/* Raises a reply's utime_us/stime_us to the cgroup's figures where those are clearly higher (more
- * than our own overhead per run): CPU spent in processes no wait4 saw. */
-/* Against a CPU cgroup, whose account is rusage's own: what the launcher's own work leaves unexplained, and per
- * task the run made, what a thread spends after its time joined its process's (4.8 us a thread, so
- * 2,400 short threads of an honest program measured 12-17 ms). */
-#define UNWAITED_CGROUP_NOISE_US 2000
-#define UNWAITED_CGROUP_US_PER_TASK 10
-
-/* The number after " KEY=" in an answer line, or -1. */
-long long line_field(const char *line, const char *key) {
-    char pattern[40];
-    snprintf(pattern, sizeof pattern, " %s=", key);
-    const char *at = strstr(line, pattern);
-    long long value;
-    return at && sscanf(at + strlen(pattern), "%lld", &value) == 1 ? value : -1;
-}
-
-/* Replaces the number after " KEY=" in an answer line of size bytes; nothing when the key is not there. */
-static void set_line_field(char *line, size_t size, const char *key, long long value) {
-    char pattern[40];
-    snprintf(pattern, sizeof pattern, " %s=", key);
-    char *at = strstr(line, pattern);
-    if (!at) return;
-    char *from = at + strlen(pattern);
-    char *end = from + strcspn(from, " \n");
-    char number[24];
-    int len = snprintf(number, sizeof number, "%lld", value);
-    size_t tail = strlen(end) + 1;
-    if ((size_t)(from - line) + (size_t)len + tail > size) return;
-    memmove(from + len, end, tail);
-    memcpy(from, number, (size_t)len);
-}
-
-/* Removes " KEY=value" from an answer line; nothing when the key is not there. */
-void remove_line_field(char *line, const char *key) {
-    char pattern[40];
-    snprintf(pattern, sizeof pattern, " %s=", key);
-    char *at = strstr(line, pattern);
-    if (!at) return;
-    char *end = at + 1 + strcspn(at + 1, " ");
-    memmove(at, end, strlen(end) + 1);
-}
-
-/*
- * The cgroup holds the whole tree, reaped through wait4 or not, with our own work and PID 1's, on rusage's own
- * clock: what it has past that work and the wait4 sums is CPU of a process that escaped every wait4, whose peak
- * RSS, faults and I/O nobody has. It sees what PID 1's counters cannot: a child that execs a file it cannot read
- * leaves them. That CPU is charged as user time, and the answer says how much escaped.
- */
-
-void apply_cgroup_cpu(char *line, size_t size, int had, long long user0, long long system0) {
-    long long user1, system1;
-    if (!had || !cgroup_cpu_us(&user1, &system1)) return;
+/* The tree's CPU after a run, and the helper's own since the window began; 0 when there is no cgroup to ask. The
+ * figures read are the next run's start (cgroup_cpu_start): between runs only the launcher runs in the cgroup. */
+int cgroup_cpu_end(long long *user, long long *system, long long *helper_cpu) {
+    if (!cgroup_cpu_us(user, system)) return 0;
     long long own = own_cpu_us();
-    long long helper_cpu = own >= 0 && cpucg.window_own >= 0 ? own - cpucg.window_own : 0;
+    *helper_cpu = own >= 0 && cpucg.window_own >= 0 ? own - cpucg.window_own : 0;
     cpucg.mark_valid = 1;
-    cpucg.mark_user = user1;
-    cpucg.mark_system = system1;
+    cpucg.mark_user = *user;
+    cpucg.mark_system = *system;
     cpucg.mark_own = own;
-    long long utime = line_field(line, "utime_us"), stime = line_field(line, "stime_us");
-    long long unwaited = line_field(line, "unwaited_cpu_us"), init = line_field(line, "init_cpu_us"), tasks = line_field(line, "tasks");
-    if (utime < 0 || stime < 0) return;
-    long long excess = user1 - user0 + system1 - system0 - (utime + stime) - (init > 0 ? init : 0) - (helper_cpu > 0 ? helper_cpu : 0);
-    if (tasks < 0) {
-        /* No PID namespace, so no count of the tasks the run made: the CPU is repaired past a wide margin, and
-         * no escape is told (the sandbox is off: the report says the verdict is not tamper-proof). */
-        if (excess > 20000) set_line_field(line, size, "utime_us", utime + excess);
-        return;
-    }
-    /* When PID 1 saw a process escape (by faults nobody explains), the cgroup's whole excess is that process's. */
-    if (excess > UNWAITED_CGROUP_NOISE_US + tasks * UNWAITED_CGROUP_US_PER_TASK || (unwaited > 0 && excess > 0)) {
-        set_line_field(line, size, "utime_us", utime + excess);
-        /* Where PID 1 counts the memory cgroup's faults, an escaped process's memory shows there, and CPU alone
-         * is only CPU: counted, but no per-process figure is lost. Past the allowance it may also be what
-         * threads spend after their time joined their process's, which a busy machine made 15 us a thread. */
-        if (unwaited > 0 || !memcg.faults_told) set_line_field(line, size, "unwaited_cpu_us", (unwaited > 0 ? unwaited : 0) + excess);
-        else set_line_field(line, size, "unwaited_cpu_us", 0);
-    } else if (unwaited < 0) {
-        set_line_field(line, size, "unwaited_cpu_us", 0);
-    }
+    return 1;
 }
 
 /* Unchecked: the helper is ending, and a cgroup it could not remove is swept by the next helper

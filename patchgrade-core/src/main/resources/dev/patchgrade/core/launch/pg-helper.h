@@ -6,6 +6,7 @@
  *   pg-protocol.c   requests from the JVM (and what it queues during a run), answers to it
  *   pg-spawn.c      starting the target, waiting for it with a deadline, reaping its tree
  *   pg-cgroup.c     the memory and CPU cgroups: the tree's peak and CPU, reaped or not
+ *   pg-account.c    a run's record turned into its answer: every escape rule, in one place
  *   pg-perfclock.c  PID 1's task-clock and fault counters, the memory cgroup's faults, the pid counter
  *   pg-sockdiag.c   sampling what the run's TCP sockets hold (sock_diag)
  *   pg-unixgc.c     making the kernel collect the unix sockets a run left in a garbage cycle
@@ -113,7 +114,6 @@ void free_request(struct request *r);
 int read_request(struct request *r);
 void answer(const struct request *r, const char *format, ...) __attribute__((format(printf, 2, 3)));
 void answer_ended(const struct request *r, const char *line);
-void reply_nostart(const struct request *r, const char *failure);
 
 /* ---- the target and its tree (pg-spawn.c) ---- */
 /* Everything below a reaper (the helper, or PID 1 of a run), summed over wait4 results. */
@@ -144,6 +144,46 @@ struct outcome {
     long long socket_peak; /* bytes: the most the run's TCP sockets held at one sample, -1 where not sampled */
     struct tree tree;
 };
+
+/* PID 1's counters at one moment (pg-perfclock.c), each -1 where PID 1 has not that counter. */
+struct run_counters {
+    long long task_clock;   /* PID 1's task clock: its whole tree's CPU, reaped or not */
+    long long own_cpu;      /* PID 1's own CPU, which that clock counts too */
+    long long faults;       /* the perf fault counter of PID 1's tree */
+    long long memcg_faults; /* the memory cgroup's pgfault */
+    long long own_faults;   /* PID 1's own faults, which both fault counts include */
+};
+
+/*
+ * What a run measured, as PID 1 sends it to the helper (one message of exactly this size) and as the helper
+ * fills it itself without the sandbox: readings only, no decision. The helper weighs them (pg-account.c).
+ * A counter PID 1 has not is -1 before and after.
+ */
+struct run_report {
+    int started;        /* 0: the target did not start; stage and err say where and why */
+    char stage[32];
+    int err;
+    int status, timed_out, leftovers;
+    long long maxrss_kb, utime_us, stime_us, minflt, majflt, inblock, oublock;
+    long long wall_us, cpu_wait_us, leader_cpu_us;
+    struct run_counters before, after;  /* read by PID 1 right around the run */
+    long long init_cpu_us;              /* PID 1's own CPU since the helper's CPU mark (see serve_runs), 0 without it */
+    int garbage_left;                   /* unix sockets of the run outlived the collection (collect_unix_garbage) */
+    long long tasks;                    /* tasks the run made, -1 where not counted */
+    long long socket_peak;              /* bytes, -1 where not sampled */
+};
+/* After each record PID 1 sends this one byte once the run's /tmp, /dev/shm and IPC are gone: the helper takes
+ * the next run's memory baseline only then. */
+#define RUN_READY 'r'
+
+void report_outcome(struct run_report *rep, const struct outcome *out);
+void report_nostart(struct run_report *rep, const char *failure);
+struct cpu_window {
+    int had;
+    long long user0, system0;
+    long long memory_base;
+};
+void answer_run(const struct request *r, const struct run_report *rep, const struct cpu_window *w);
 
 /* RLIMIT_NOFILE of runs, a reserve below the launcher's own (see reserve_descriptors_in_flight). */
 struct descriptor_reserve {
@@ -194,9 +234,7 @@ extern struct cpu_cgroup cpucg;
 void setup_cgroup(void);
 void setup_cpu_cgroup(void);
 int cgroup_cpu_start(long long *user, long long *system);
-long long line_field(const char *line, const char *key);
-void remove_line_field(char *line, const char *key);
-void apply_cgroup_cpu(char *line, size_t size, int had, long long user0, long long system0);
+int cgroup_cpu_end(long long *user, long long *system, long long *helper_cpu);
 void leave_cgroup(void);
 long long cgroup_reset(void);
 long long cgroup_peak_kb(long long base, long long socket_kb);
@@ -242,6 +280,7 @@ long long own_faults(void);
 long long task_clock_us(void);
 long long tasks_created(void);
 void reset_last_pid(void);
+void read_run_counters(struct run_counters *c);
 
 /* ---- sockets of the run (pg-sockdiag.c) ---- */
 #define SOCKET_SAMPLE_MS 50

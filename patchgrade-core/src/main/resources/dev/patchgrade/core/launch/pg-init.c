@@ -60,49 +60,59 @@ static void clear_ipc(void) {
     }
 }
 
-static void reply_line(int sock, const char *line) {
-    if (!write_all(sock, line, strlen(line))) _exit(0); /* the helper is gone, and its runs with it */
+/* One record to the helper, in one message of its exact size. */
+static void send_report(int sock, const struct run_report *rep) {
+    if (!write_all(sock, rep, sizeof *rep)) _exit(0); /* the helper is gone, and its runs with it */
 }
 
+static void send_nostart(int sock, const char *stage, int err) {
+    struct run_report rep;
+    memset(&rep, 0, sizeof rep);
+    snprintf(rep.stage, sizeof rep.stage, "%s", stage);
+    rep.err = err;
+    send_report(sock, &rep);
+}
+
+static void close_socket_sampler(void) {
+    sockets.sampling = 0;
+    int *fds[3] = {&sockets.diag, &sockets.stat, &sockets.stat6};
+    for (int i = 0; i < 3; i++) {
+        if (*fds[i] >= 0) close(*fds[i]);
+        *fds[i] = -1;
+    }
+}
+
+/* Each run: measured here, weighed by the helper (answer_run), which gets the counters' readings as they are. */
 static void serve_runs(int sock) {
     int tmp_mounted = 0, shm_mounted = 0;
     int fresh = 0; /* /tmp and /dev/shm are new and no run has had them */
     int has_shm = is_directory("/dev/shm");
     size_tmpfs();
-    char line[600];
     for (;;) {
         struct request r;
         int fds[3];
         if (!zygote_receive(sock, &r, fds)) _exit(0);
         long long own_start = own_cpu_us(); /* what of the helper's CPU cgroup delta is our own work */
         if (!fresh && (fresh_tmpfs("/tmp", &tmp_mounted, 1) != 0 || (has_shm && fresh_tmpfs("/dev/shm", &shm_mounted, 0) != 0))) {
-            snprintf(line, sizeof line, "nostart stage=sandbox_tmp errno=%d\n", errno);
-            reply_line(sock, line);
+            send_nostart(sock, "sandbox_tmp", errno);
         } else if (fresh_ipc() != 0) {
-            snprintf(line, sizeof line, "nostart stage=sandbox_ipc errno=%d\n", errno);
-            reply_line(sock, line);
+            send_nostart(sock, "sandbox_ipc", errno);
         } else if (enter_fresh_netns() != 0) {
-            snprintf(line, sizeof line, "nostart stage=sandbox_net errno=%d\n", errno);
-            reply_line(sock, line);
+            send_nostart(sock, "sandbox_net", errno);
         } else {
             struct spawn s = {&r, {fds[0], fds[1], fds[2]}, 1, 0, NULL, 0, -1};
             char failure[96];
+            struct run_report rep;
             reset_last_pid();
-            long long clock0 = task_clock_us();
-            long long own0 = own_cpu_us();
-            long long faults0 = fault_count();
-            long long memcg_faults0 = memcg_faults();
-            long long own_faults0 = own_faults();
+            struct run_counters before;
+            read_run_counters(&before);
             long long started = now_us();
             pid_t pid = spawn_target(&s, failure, sizeof failure);
             fresh = 0;
             for (int i = 0; i < 3; i++) close(fds[i]);
             if (pid < 0) {
-                char stage[32] = "exec";
-                int err = 0;
-                sscanf(failure, "%31s %d", stage, &err);
-                snprintf(line, sizeof line, "nostart stage=%s errno=%d\n", stage, err);
-                reply_line(sock, line);
+                report_nostart(&rep, failure);
+                send_report(sock, &rep);
             } else {
                 struct outcome out;
                 memset(&out, 0, sizeof out);
@@ -110,19 +120,7 @@ static void serve_runs(int sock) {
                 sockets.sampling = 1;
                 wait_target(pid, s.pidfd, &r, 1, started, 0, &out);
                 if (!sockets.sampling) out.socket_peak = -1;
-                sockets.sampling = 0;
-                if (sockets.diag >= 0) {
-                    close(sockets.diag);
-                    sockets.diag = -1;
-                }
-                if (sockets.stat >= 0) {
-                    close(sockets.stat);
-                    sockets.stat = -1;
-                }
-                if (sockets.stat6 >= 0) {
-                    close(sockets.stat6);
-                    sockets.stat6 = -1;
-                }
+                close_socket_sampler();
                 finish_tree(&out.tree, pid, 1);
                 clear_ipc();
                 int garbage_left = collect_unix_garbage();
@@ -130,53 +128,15 @@ static void serve_runs(int sock) {
                  * would hold memory charged to the cgroup when the helper takes the next run's baseline (hiding
                  * that much of the next run's peak) and outlive the run. The check at the next start repeats. */
                 fresh = fresh_tmpfs("/tmp", &tmp_mounted, 1) == 0 && (!has_shm || fresh_tmpfs("/dev/shm", &shm_mounted, 0) == 0);
-                struct rusage *u = &out.tree.usage;
-                int signaled = WIFSIGNALED(out.status);
-                int sig = signaled ? WTERMSIG(out.status) : 0;
-                long long utime = (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec;
-                long long stime = (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec;
-                long long clock1 = task_clock_us();
-                long long own1 = own_cpu_us();
-                long long faults1 = fault_count();
-                long long memcg_faults1 = memcg_faults();
-                long long own_faults1 = own_faults();
-                /* A process the kernel reaped itself (its parent ignored SIGCHLD) reached no wait4: its CPU only the
-                 * counters saw, and its peak RSS, faults and I/O nobody. Told by the faults it took, or by CPU well
-                 * past the clock's noise; then its CPU is charged as user time (the clock has no user/system split)
-                 * and the answer says how much, so that no per-process figure of the run is trusted. Our own work
-                 * is taken out exactly. -1: no counter here, the helper's CPU cgroup may tell instead. */
-                long long unwaited = -1;
-                int memcg_told = memcg_faults0 >= 0 && memcg_faults1 >= memcg_faults0 && own_faults0 >= 0 && own_faults1 >= own_faults0;
-                long long memcg_hidden = memcg_told ? memcg_faults1 - memcg_faults0 - (own_faults1 - own_faults0) - (u->ru_minflt + u->ru_majflt) : 0;
-                if (memcg_hidden > counters.memcg_fault_noise) unwaited = 1; /* the CPU it took is the cgroup's to tell */
-                if (clock0 >= 0 && clock1 >= clock0 && own0 >= 0 && own1 >= own0) {
-                    long long excess = clock1 - clock0 - (own1 - own0) - (utime + stime);
-                    if (excess < 0) excess = 0;
-                    long long hidden_faults = faults0 >= 0 && faults1 >= faults0 && own_faults0 >= 0 && own_faults1 >= own_faults0
-                        ? faults1 - faults0 - (own_faults1 - own_faults0) - (u->ru_minflt + u->ru_majflt) : 0;
-                    int cpu_escaped = excess > UNWAITED_CLOCK_NOISE_US + (utime + stime + own1 - own0) / 4;
-                    /* Where the memory cgroup's faults are told, they alone tell an escape: an escaped process's
-                     * memory shows there, CPU alone is counted but loses no per-process figure, and the perf
-                     * counter's faults are the weaker account (a waited process's faults taken in the kernel,
-                     * which rusage counts and it does not, offset them; failed faults, such as an honest
-                     * program's caught SIGBUS, count there and not in rusage). */
-                    int escaped = unwaited > 0 || (!memcg_told && (hidden_faults > UNWAITED_FAULT_NOISE || cpu_escaped));
-                    unwaited = escaped ? (excess > 0 ? excess : 1) : 0;
-                    if (escaped || cpu_escaped) utime += excess;
-                }
-                if (garbage_left && unwaited <= 0) unwaited = 1;
+                report_outcome(&rep, &out);
+                rep.before = before;
+                read_run_counters(&rep.after);
+                rep.garbage_left = garbage_left;
+                rep.tasks = tasks_created();
+                rep.socket_peak = out.socket_peak;
                 long long own_end = own_cpu_us();
-                snprintf(line, sizeof line,
-                        "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%ld utime_us=%lld "
-                        "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d cpu_wait_us=%lld leader_cpu_us=%lld "
-                        "unwaited_cpu_us=%lld init_cpu_us=%lld tasks=%lld socket_kb=%lld\n",
-                        signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
-                        signaled ? signal_name(sig) : "-", out.timed_out, (long)u->ru_maxrss, utime, stime,
-                        (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock, out.wall_us,
-                        out.tree.leftovers, out.cpu_wait_us, out.leader_cpu_us, unwaited,
-                        own_start >= 0 && own_end >= own_start ? own_end - own_start : 0, tasks_created(),
-                        out.socket_peak < 0 ? -1 : out.socket_peak / 1024);
-                reply_line(sock, line);
+                rep.init_cpu_us = own_start >= 0 && own_end >= own_start ? own_end - own_start : 0;
+                send_report(sock, &rep);
             }
         }
         free_request(&r);

@@ -61,6 +61,29 @@ static int open_output(const char *path) {
     return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 }
 
+/* PID 1's record of a run, in one message of exactly its size: anything else is a zygote gone wrong. 0 when the
+ * zygote or the JVM has gone. */
+static int receive_report(struct run_report *rep) {
+    char message[sizeof *rep + 1];
+    for (;;) {
+        struct pollfd pfd[2] = {{helper.zygote_sock, POLLIN, 0}, {0, LIFELINE_EVENTS, 0}};
+        int ready = poll(pfd, 2, 1000);
+        if (ready < 0 && errno != EINTR) return 0;
+        if (ready <= 0) continue;
+        if ((pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) && lifeline_lost(pfd[1].revents)) return 0;
+        if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) break;
+    }
+    ssize_t n;
+    do {
+        n = recv(helper.zygote_sock, message, sizeof message, 0);
+    } while (n < 0 && errno == EINTR);
+    if (n != (ssize_t)sizeof *rep) return 0;
+    memcpy(rep, message, sizeof *rep);
+    rep->stage[sizeof rep->stage - 1] = '\0';
+    /* A stage is a word of ours: it reaches the JVM's line as it is. */
+    return rep->started || (rep->stage[0] && strspn(rep->stage, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(rep->stage));
+}
+
 /* One run inside the sandbox: descriptors opened here, the run itself in the zygote. */
 static int serve_sandboxed(struct request *r) {
     int fds[3] = {
@@ -78,40 +101,15 @@ static int serve_sandboxed(struct request *r) {
     }
     char header[HEADER_LENGTH + 1];
     snprintf(header, sizeof header, "PGRUN1 %010llu\n", (unsigned long long)r->len);
-    long long base = cgroup_reset();
-    long long user0 = 0, system0 = 0;
-    int had_cpu = cgroup_cpu_start(&user0, &system0);
+    struct cpu_window window = {0, 0, 0, cgroup_reset()};
+    window.had = cgroup_cpu_start(&window.user0, &window.system0);
     int sent = send_with_fds(helper.zygote_sock, header, HEADER_LENGTH, fds, 3, MSG_NOSIGNAL) == HEADER_LENGTH && write_all(helper.zygote_sock, r->body, r->len);
     send_held_answer(); /* the run is on its way */
     for (int i = 0; i < 3; i++) close(fds[i]);
     if (!sent) return 0;
-    char line[600];
-    size_t have = 0;
-    for (;;) {
-        struct pollfd pfd[2] = {{helper.zygote_sock, POLLIN, 0}, {0, LIFELINE_EVENTS, 0}};
-        int ready = poll(pfd, 2, 1000);
-        if (ready < 0 && errno != EINTR) return 0;
-        if (ready <= 0) continue;
-        if ((pfd[1].revents & (POLLIN | POLLHUP | POLLERR)) && lifeline_lost(pfd[1].revents)) return 0;
-        if (pfd[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            ssize_t n = read(helper.zygote_sock, line + have, sizeof line - 1 - have);
-            if (n <= 0) return 0; /* the zygote died: the helper ends, the JVM starts a fresh one */
-            have += (size_t)n;
-            if (memchr(line, '\n', have) || have >= sizeof line - 1) break;
-        }
-    }
-    line[have] = '\0';
-    line[strcspn(line, "\n")] = '\0';
-    if (strncmp(line, "done ", 5) == 0) apply_cgroup_cpu(line, sizeof line, had_cpu, user0, system0);
-    if (strncmp(line, "done ", 5) == 0) {
-        long long socket_kb = line_field(line, "socket_kb");
-        remove_line_field(line, "socket_kb"); /* PID 1's figure for this helper, not the JVM's */
-        char whole[sizeof line + 32];
-        snprintf(whole, sizeof whole, "%s tree_rss_kb=%lld", line, cgroup_peak_kb(base, socket_kb));
-        answer_ended(r, whole);
-    } else {
-        answer(r, "%s", line);
-    }
+    struct run_report rep;
+    if (!receive_report(&rep)) return 0; /* the zygote died: the helper ends, the JVM starts a fresh one */
+    answer_run(r, &rep, &window);
     return 1;
 }
 
@@ -128,16 +126,17 @@ static int serve_direct(struct request *r) {
         if (s.fds[1] >= 0) close(s.fds[1]);
         return 1;
     }
-    long long base = cgroup_reset();
-    long long user0 = 0, system0 = 0;
-    int had_cpu = cgroup_cpu_start(&user0, &system0);
+    struct cpu_window window = {0, 0, 0, cgroup_reset()};
+    window.had = cgroup_cpu_start(&window.user0, &window.system0);
     long long started = now_us();
     pid_t pid = spawn_target(&s, failure, sizeof failure);
     send_held_answer(); /* the target is running (or could not start) */
     close(s.fds[1]);
     close(s.fds[2]);
+    struct run_report rep;
     if (pid < 0) {
-        reply_nostart(r, failure);
+        report_nostart(&rep, failure);
+        answer_run(r, &rep, &window);
         return 1;
     }
     set_pid_file(pid);
@@ -150,27 +149,10 @@ static int serve_direct(struct request *r) {
     }
     finish_tree(&out.tree, pid, 0);
     set_pid_file(0);
-    struct rusage *u = &out.tree.usage;
-    long long maxrss_kb = u->ru_maxrss;
-#ifdef __APPLE__
-    maxrss_kb = u->ru_maxrss / 1024; /* macOS reports bytes */
-#endif
-    int signaled = WIFSIGNALED(out.status);
-    int sig = signaled ? WTERMSIG(out.status) : 0;
-    char line[600];
-    snprintf(line, sizeof line,
-            "done status=%s code=%d signal=%d signame=%s timed_out=%d maxrss_kb=%lld utime_us=%lld "
-            "stime_us=%lld minflt=%ld majflt=%ld inblock=%ld oublock=%ld wall_us=%lld leftovers=%d cpu_wait_us=%lld leader_cpu_us=%lld "
-            "unwaited_cpu_us=-1 init_cpu_us=0 tasks=-1 tree_rss_kb=%lld",
-            signaled ? "signaled" : "exited", signaled ? 0 : WEXITSTATUS(out.status), sig,
-            signaled ? signal_name(sig) : "-", out.timed_out, maxrss_kb,
-            (long long)u->ru_utime.tv_sec * 1000000LL + u->ru_utime.tv_usec,
-            (long long)u->ru_stime.tv_sec * 1000000LL + u->ru_stime.tv_usec,
-            (long)u->ru_minflt, (long)u->ru_majflt, (long)u->ru_inblock, (long)u->ru_oublock,
-            out.wall_us, out.tree.leftovers, out.cpu_wait_us, out.leader_cpu_us, cgroup_peak_kb(base, -1));
-    /* Processes reaped by the kernel itself (their parent ignored SIGCHLD) reach no wait4. */
-    apply_cgroup_cpu(line, sizeof line, had_cpu, user0, system0);
-    answer_ended(r, line);
+    /* No PID 1 and no counters: processes reaped by the kernel itself (their parent ignored SIGCHLD) reach no
+     * wait4, and only the CPU cgroup may tell their CPU. */
+    report_outcome(&rep, &out);
+    answer_run(r, &rep, &window);
     return 1;
 }
 

@@ -9,12 +9,6 @@
  * with fs.suid_dumpable=0) detaches it from the counter; the reports say so.
  */
 struct counters counters = {.task_clock_fd = -1, .fault_fd = -1, .memcg_stat_fd = -1, .memcg_fault_noise = 16, .last_pid_fd = -1};
-/* What the task clock may exceed the wait4 sums by in an honest run: it runs on sched_clock, which counts the
- * time a hypervisor steals and, with IRQ time accounting, interrupts, both of which rusage leaves out (an honest
- * dd with fsync measured 4.4 ms). Faults have no such noise: a child that touches memory shows there. */
-#define UNWAITED_CLOCK_NOISE_US 20000
-#define UNWAITED_FAULT_NOISE 16
-
 void size_memcg_fault_noise(void) {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     counters.memcg_fault_noise = 16 + 128LL * (cpus > 0 ? cpus : 1024);
@@ -88,5 +82,12 @@ void reset_last_pid(void) {
     /* A counter not set back would count earlier runs' tasks as this one's (a larger escape allowance) and let a
      * run read the last one's in its pid. */
     if (counters.last_pid_fd >= 0 && pwrite(counters.last_pid_fd, "1", 1, 0) != 1) die_with_error("PID 1 writing ns_last_pid");
+}
+void read_run_counters(struct run_counters *c) {
+    c->task_clock = task_clock_us();
+    c->own_cpu = own_cpu_us();
+    c->faults = fault_count();
+    c->memcg_faults = memcg_faults();
+    c->own_faults = own_faults();
 }
 #endif /* __linux__ */

@@ -183,10 +183,3 @@ void answer_ended(const struct request *r, const char *line) {
     unsigned long long next = have >= HEADER_LENGTH ? body_length(ahead + ahead_start) : 0;
     if (next == 0 || have < HEADER_LENGTH + next) send_held_answer();
 }
-
-void reply_nostart(const struct request *r, const char *failure) {
-    char stage[32] = "exec";
-    int err = 0;
-    sscanf(failure, "%31s %d", stage, &err);
-    answer(r, "nostart stage=%s errno=%d", stage, err);
-}
