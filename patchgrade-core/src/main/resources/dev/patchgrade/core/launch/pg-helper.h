@@ -172,9 +172,6 @@ struct run_report {
     long long tasks;                    /* tasks the run made, -1 where not counted */
     long long socket_peak;              /* bytes, -1 where not sampled */
 };
-/* After each record PID 1 sends this one byte once the run's /tmp, /dev/shm and IPC are gone: the helper takes
- * the next run's memory baseline only then. */
-#define RUN_READY 'r'
 
 void report_outcome(struct run_report *rep, const struct outcome *out);
 void report_nostart(struct run_report *rep, const char *failure);

@@ -43,7 +43,11 @@
  * Reply (one line on stdout):
  *   "done status=<exited|signaled> code=<n> signal=<n> signame=<NAME> timed_out=<0|1> maxrss_kb=<n>
  *    utime_us=<n> stime_us=<n> minflt=<n> majflt=<n> inblock=<n> oublock=<n> wall_us=<n>
- *    leftovers=<n> cpu_wait_us=<n> leader_cpu_us=<n> tree_rss_kb=<n or -1>", or
+ *    leftovers=<n> cpu_wait_us=<n> leader_cpu_us=<n> unwaited_cpu_us=<n> init_cpu_us=<n> tasks=<n>
+ *    tree_rss_kb=<n or -1>" in that order (pg-account.c's answer_run; HelperProtocol.DONE_KEYS takes exactly these),
+ *   where unwaited_cpu_us is the CPU of processes that escaped every wait4, already in utime_us (0: none, 1 or more:
+ *   something escaped, -1: nothing could tell), init_cpu_us PID 1's own CPU during the run (0 without the sandbox
+ *   or its clock) and tasks the tasks the run made (-1 where not counted); or
  *   "nostart stage=<stage> errno=<n>" when the target could not be started;
  *   either ends with " run=<token>", the request's token (1 to 32 hex digits): a line that a child
  *   managed to write into our stdout cannot pass for the answer to a request it never saw.
