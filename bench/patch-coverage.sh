@@ -18,7 +18,7 @@ version=$(sed -n 's:^  <version>\(.*\)</version>:\1:p' "$root/pom.xml" | head -1
 work="$root/target/bench/patch-coverage/n$n"
 repo=${SCALE_REPO:-$root/target/bench/m2}
 mkdir -p "$(dirname "$repo")"
-[[ -d $repo ]] || cp -al "$HOME/.m2/repository" "$repo"
+[[ -d $repo ]] || cp -a "$HOME/.m2/repository" "$repo"
 rm -rf "$repo/dev/patchgrade"
 (cd "$root" && mvn -B -q -o -Dmaven.repo.local="$repo" install -DskipTests -Dinvoker.skip -pl .,patchgrade-core,patchgrade-maven-plugin)
 rm -rf "$work"

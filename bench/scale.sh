@@ -19,8 +19,9 @@
 #                    machine cannot push a trivial case out of its recorded bucket; the gold is recorded
 #                    with one time sample). The gold is recorded once: delete target/bench/scale/nN to
 #                    record it again, e.g. after changing the buckets.
-# The plugin is installed into a private local repository (target/bench/m2, hard links to
-# ~/.m2/repository for everything else), so another checkout's install cannot swap the plugin mid-run.
+# The plugin is installed into a private local repository (target/bench/m2, a copy of ~/.m2/repository for
+# everything else), so another checkout's install cannot swap the plugin mid-run. A copy, not hard links:
+# Maven rewrites metadata files in place, and through a link it would rewrite ~/.m2's.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sizes=("$@")
@@ -33,7 +34,7 @@ repo=${SCALE_REPO:-$root/target/bench/m2}
 mkdir -p "$work"
 
 if [[ ! -d $repo ]]; then
-  cp -al "$HOME/.m2/repository" "$repo"
+  cp -a "$HOME/.m2/repository" "$repo"
 fi
 rm -rf "$repo/dev/patchgrade"
 echo "installing patchgrade into $repo (tests skipped) ..."
