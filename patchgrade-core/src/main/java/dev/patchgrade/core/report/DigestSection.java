@@ -52,16 +52,26 @@ public final class DigestSection implements SectionView {
         }
     }
 
-    /** What the report says beside a drift, e.g. the fastest time and the widened bucket limits of {@code time_bucket}. */
+    /**
+     * What the report says beside a drift, e.g. the fastest time and the widened bucket limits of {@code time_bucket}: what
+     * the drift line carries past its two values. The values themselves may hold a parenthesis (an empty stream's hash
+     * reads {@code (empty)}), so the note is what follows them, never the first parenthesis.
+     */
     private static String driftNote(JsonNode row, String field) {
+        String values = field + ": " + shown(row.path("gold").path(field)) + " -> " + shown(row.path("candidate").path(field));
         for (JsonNode drift : row.path("drift")) {
             String text = drift.asText();
-            int note = text.indexOf(" (");
-            if (text.startsWith(field + ": ") && note > 0) {
-                return text.substring(note);
+            if (text.startsWith(values)) {
+                return text.substring(values.length());
             }
         }
         return "";
+    }
+
+    /** A value as the drift line shows it (DigestTuple): an empty stream's hash with {@code (empty)} after it. */
+    private static String shown(JsonNode value) {
+        String text = value.isNull() || value.isMissingNode() ? "null" : value.asText();
+        return text.equals(EMPTY_SHA256) ? text + " (empty)" : text;
     }
 
     /** Full hashes are in the JSON report; twelve hex digits tell them apart on the page. */

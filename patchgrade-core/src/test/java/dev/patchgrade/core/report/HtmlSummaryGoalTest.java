@@ -27,6 +27,22 @@ class HtmlSummaryGoalTest {
     }
 
     @Test
+    void aDriftFromAnEmptyStreamShowsBothShortHashesAndATimeDriftItsNote() throws Exception {
+        String empty = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+        String written = "15777c8ddd3911e34b5c3e3e1dd87fd9cfc4de360ebfe920b8906eb1c9ab6d5d";
+        SummaryRecords.write(dir, "digest.streams", new DigestSection(), """
+                {"goal":"digest","execution":"streams","verdict":"fail","worst":"stderr_sha256","graded":1,"failing":1,"cases":[
+                 {"case":"a","verdict":"fail","drift_fields":["stderr_sha256","time_bucket"],
+                  "drift":["stderr_sha256: EMPTY (empty) -> WRITTEN","time_bucket: lt_50ms -> lt_500ms (fastest of 3 runs 120 ms)"],
+                  "gold":{"case":"a","stderr_sha256":"EMPTY","time_bucket":"lt_50ms"},
+                  "candidate":{"case":"a","stderr_sha256":"WRITTEN","time_bucket":"lt_500ms"}}]}
+                """.replace("EMPTY", empty).replace("WRITTEN", written));
+        String html = Files.readString(HtmlSummary.refresh(dir, "m"));
+        assertThat(html).contains("<td class=\"drift\">e3b0c44298fc (empty) &rarr; 15777c8ddd39</td>")
+                .contains("lt_50ms &rarr; lt_500ms (fastest of 3 runs 120 ms)</td>").doesNotContain(written);
+    }
+
+    @Test
     void manyRowsArePassedOverWithACountWhileEveryFailingRowShowsUpToTheCap() throws Exception {
         StringBuilder rows = new StringBuilder();
         for (int i = 0; i < 2000; i++) {
