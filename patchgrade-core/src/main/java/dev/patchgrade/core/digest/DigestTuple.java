@@ -1,5 +1,6 @@
 package dev.patchgrade.core.digest;
 
+import dev.patchgrade.core.hashing.Sha256;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -37,7 +38,7 @@ public record DigestTuple(String caseId, Integer exit, String stdoutSha256, Stri
     }
 
     /** The SHA-256 of no bytes at all: shown as such, since nobody recognises {@code e3b0c442...}. */
-    public static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+    public static final String EMPTY_SHA256 = Sha256.EMPTY;
 
     /**
      * A field that differs: the failure type is the field, the message {@code <gold> -> <cand>}, then the
@@ -49,11 +50,7 @@ public record DigestTuple(String caseId, Integer exit, String stdoutSha256, Stri
         }
 
         public String describe() {
-            return field + ": " + show(gold) + " -> " + show(candidate) + (note == null ? "" : " (" + note + ")");
-        }
-
-        private static String show(Object value) {
-            return EMPTY_SHA256.equals(value) ? value + " (empty)" : String.valueOf(value);
+            return field + ": " + Sha256.shown(gold) + " -> " + Sha256.shown(candidate) + (note == null ? "" : " (" + note + ")");
         }
     }
 

@@ -9,7 +9,15 @@ import java.util.HexFormat;
  * reference sidecar, shard assignment and safe file names all hash the same way.
  */
 public final class Sha256 {
+    /** The hash of no bytes: an empty stream's. */
+    public static final String EMPTY = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
+
     private Sha256() {}
+
+    /** A value as drift lines and pages show it: the empty stream's hash with {@code (empty)} after it. */
+    public static String shown(Object value) {
+        return EMPTY.equals(value) ? value + " (empty)" : String.valueOf(value);
+    }
 
     public static MessageDigest digest() {
         try {

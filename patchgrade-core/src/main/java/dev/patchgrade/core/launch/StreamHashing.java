@@ -18,7 +18,6 @@ import java.security.MessageDigest;
 public final class StreamHashing {
     public static final int DEFAULT_EXCERPT_BYTES = 4096;
     private static final int BLOCK = 1 << 16;
-    private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
     private StreamHashing() {}
 
@@ -37,7 +36,7 @@ public final class StreamHashing {
                         + "hostile, and run with sandbox=required");
             }
             if (attributes.size() == 0) {
-                return new StreamDigest(EMPTY_SHA256, 0, new byte[0], new byte[0], keep ? file : null);
+                return new StreamDigest(Sha256.EMPTY, 0, new byte[0], new byte[0], keep ? file : null);
             }
             sizeWhenOpened = attributes.size();
         } catch (IOException e) {

@@ -1,12 +1,12 @@
 package dev.patchgrade.core.report;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.patchgrade.core.hashing.Sha256;
 import java.util.ArrayList;
 import java.util.List;
 
 /** A digest grade on the page: a grid of the tuple's fields per case, the drifting ones marked; the columns are the gold's fields, in its order. */
 public final class DigestSection implements SectionView {
-    private static final String EMPTY_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
     private List<String> fields;
 
@@ -58,7 +58,7 @@ public final class DigestSection implements SectionView {
      * reads {@code (empty)}), so the note is what follows them, never the first parenthesis.
      */
     private static String driftNote(JsonNode row, String field) {
-        String values = field + ": " + shown(row.path("gold").path(field)) + " -> " + shown(row.path("candidate").path(field));
+        String values = field + ": " + Sha256.shown(text(row.path("gold").path(field))) + " -> " + Sha256.shown(text(row.path("candidate").path(field)));
         for (JsonNode drift : row.path("drift")) {
             String text = drift.asText();
             if (text.startsWith(values)) {
@@ -68,18 +68,13 @@ public final class DigestSection implements SectionView {
         return "";
     }
 
-    /** A value as the drift line shows it (DigestTuple): an empty stream's hash with {@code (empty)} after it. */
-    private static String shown(JsonNode value) {
-        String text = value.isNull() || value.isMissingNode() ? "null" : value.asText();
-        return text.equals(EMPTY_SHA256) ? text + " (empty)" : text;
+    private static String text(JsonNode value) {
+        return value.isNull() || value.isMissingNode() ? "null" : value.asText();
     }
 
     /** Full hashes are in the JSON report; twelve hex digits tell them apart on the page. */
     private static String shortValue(JsonNode value) {
-        if (value.isNull() || value.isMissingNode()) {
-            return "null";
-        }
-        String text = value.asText();
-        return text.matches("[0-9a-f]{64}") ? text.substring(0, 12) + (text.equals(EMPTY_SHA256) ? " (empty)" : "") : text;
+        String text = text(value);
+        return text.matches("[0-9a-f]{64}") ? text.substring(0, 12) + (text.equals(Sha256.EMPTY) ? " (empty)" : "") : text;
     }
 }
