@@ -105,7 +105,7 @@ static int serve_sandboxed(struct request *r) {
     }
     char header[HEADER_LENGTH + 1];
     snprintf(header, sizeof header, "PGRUN1 %010llu\n", (unsigned long long)r->len);
-    struct cpu_window window = {0, 0, 0, cgroup_reset()};
+    struct cpu_window window = {.memory_base = cgroup_reset()};
     window.had = cgroup_cpu_start(&window.user0, &window.system0);
     int sent = send_with_fds(helper.zygote_sock, header, HEADER_LENGTH, fds, 3, MSG_NOSIGNAL) == HEADER_LENGTH && write_all(helper.zygote_sock, r->body, r->len);
     send_held_answer(); /* the run is on its way */
@@ -130,7 +130,7 @@ static int serve_direct(struct request *r) {
         if (s.fds[1] >= 0) close(s.fds[1]);
         return 1;
     }
-    struct cpu_window window = {0, 0, 0, cgroup_reset()};
+    struct cpu_window window = {.memory_base = cgroup_reset()};
     window.had = cgroup_cpu_start(&window.user0, &window.system0);
     long long started = now_us();
     pid_t pid = spawn_target(&s, failure, sizeof failure);
