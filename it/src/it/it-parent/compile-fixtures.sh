@@ -5,6 +5,8 @@
 #     project's sources first, so the ITs grade the very programs the demo shows, then
 #     it-parent/fixtures for the candidates only the ITs need),
 #   - and, for each name in the ubsan list, NAME.ubsan built with -fsanitize=undefined.
+# An output newer than its source and this script is kept: an IT runs Maven up to five times, and each
+# run compiled every fixture again.
 # Usage: compile-fixtures.sh OWN_SRC OUT_DIR SEARCH_DIRS(colon-separated) "NAMES" "UBSAN_NAMES"
 set -euo pipefail
 own=$1
@@ -13,6 +15,14 @@ search=$3
 names=${4:-}
 ubsan=${5:-}
 mkdir -p "$out"
+self=${BASH_SOURCE[0]}
+# compile OUTPUT SOURCE FLAGS...: g++, unless OUTPUT is newer than SOURCE and this script
+compile() {
+  local output=$1 source=$2
+  shift 2
+  [[ $output -nt $source && $output -nt $self ]] && return
+  g++ -std=c++17 "$@" -o "$output" "$source"
+}
 find_source() {
   local dir
   IFS=: read -ra dirs <<< "$search"
@@ -24,12 +34,12 @@ find_source() {
 }
 if [[ -d $own ]]; then
   for file in "$own"/*.cpp; do
-    [[ -e $file ]] && g++ -std=c++17 -O2 -Wall -o "$out/$(basename "${file%.cpp}")" "$file"
+    [[ -e $file ]] && compile "$out/$(basename "${file%.cpp}")" "$file" -O2 -Wall
   done
 fi
 for name in $names; do
-  g++ -std=c++17 -O2 -Wall -o "$out/$name" "$(find_source "$name")"
+  compile "$out/$name" "$(find_source "$name")" -O2 -Wall
 done
 for name in $ubsan; do
-  g++ -std=c++17 -O1 -fsanitize=undefined -fno-omit-frame-pointer -o "$out/$name.ubsan" "$(find_source "$name")"
+  compile "$out/$name.ubsan" "$(find_source "$name")" -O1 -fsanitize=undefined -fno-omit-frame-pointer
 done

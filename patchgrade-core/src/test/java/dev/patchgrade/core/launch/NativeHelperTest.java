@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -22,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,6 +35,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** The helper's cache: built once under locks, verified before every use, rebuilt when anything about it changed. */
 class NativeHelperTest {
+    /** A cache with the helper built once for the class: a test about what happens to a built helper starts from a copy. */
+    @TempDir
+    static Path built;
+
     @TempDir
     Path dir;
     private Path cache;
@@ -45,6 +51,36 @@ class NativeHelperTest {
         cache = dir.resolve("cache");
         savedCacheDir = System.getProperty("patchgrade.cacheDir");
         System.setProperty("patchgrade.cacheDir", cache.toString());
+    }
+
+    @BeforeAll
+    static void buildOnce() {
+        String saved = System.getProperty("patchgrade.cacheDir");
+        System.setProperty("patchgrade.cacheDir", built.toString());
+        try {
+            assertThat(NativeHelper.locate(GradeLog.SILENT, Suggestions.PLAIN).problem()).isNull();
+        } finally {
+            if (saved == null) {
+                System.clearProperty("patchgrade.cacheDir");
+            } else {
+                System.setProperty("patchgrade.cacheDir", saved);
+            }
+        }
+    }
+
+    /** This test's cache holds the class's built helper, its sidecar and lock, with their modes: no build of its own. */
+    private void startFromTheBuiltCache() throws IOException {
+        try (Stream<Path> tree = Files.walk(built)) {
+            for (Path from : tree.toList()) {
+                Path to = cache.resolve(built.relativize(from).toString());
+                if (Files.isDirectory(from)) {
+                    Files.createDirectories(to);
+                    Files.setPosixFilePermissions(to, Files.getPosixFilePermissions(from));
+                } else {
+                    Files.copy(from, to, StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
     }
 
     @AfterEach
@@ -61,6 +97,7 @@ class NativeHelperTest {
     @ParameterizedTest
     @EnumSource(Tampering.class)
     void aTamperedHelperIsRebuiltAndNeverRun(Tampering tampering) throws Exception {
+        startFromTheBuiltCache();
         Path binary = openAndCheck();
         String original = Sha256.of(Files.readAllBytes(binary));
         Path marker = dir.resolve("the-fake-ran");
@@ -95,6 +132,7 @@ class NativeHelperTest {
 
     @Test
     void aCacheDirectoryOthersCanWriteIsTakenBackAndTheHelperRebuilt() throws Exception {
+        startFromTheBuiltCache();
         Path binary = openAndCheck();
         Files.setPosixFilePermissions(binary.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
         debug.clear();
@@ -105,6 +143,7 @@ class NativeHelperTest {
 
     @Test
     void aMissingSidecarMeansRebuild() throws Exception {
+        startFromTheBuiltCache();
         Path binary = openAndCheck();
         Files.delete(binary.resolveSibling(HelperCache.DIGEST_NAME));
         debug.clear();
