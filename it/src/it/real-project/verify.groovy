@@ -24,7 +24,7 @@ assert greeting.stdout_excerpt == 'MINI_GREETING=hej\n' : 'the case env reached 
 assert greeting.stderr_excerpt == ''
 assert new JsonSlurper().parse(new File(asanGold, 'missing-script.json')).stderr_excerpt == 'mini: cannot open ${basedir}/scripts/nope.mini\n'
 def slow = new JsonSlurper().parse(new File(asanGold, 'slow.json'))
-assert slow.sanitizer == 'clean' && slow.exit == 0 : 'timeout_s 60 overrides the goal timeout of 3 s'
+assert slow.sanitizer == 'clean' && slow.exit == 0 : 'timeout_s 60 overrides the goal timeout of 2 s'
 assert new JsonSlurper().parse(new File(basedir, 'src/test/patchgrade/gold/slow.json')).sanitizer == 'clean'
 // ASan+UBSan: both markers read, and one summary warning for a build that is not sanitizer-clean.
 def overflow = new JsonSlurper().parse(new File(asanGold, 'overflow.json'))
