@@ -154,6 +154,6 @@ public final class ThreeColumnGoal {
     }
 
     public static Path feedbackFile(GoalSettings settings) {
-        return settings.reportsDirectory().resolve(settings.qualifiedName() + ".feedback.jsonl");
+        return settings.names().feedbackFile();
     }
 }

@@ -116,6 +116,6 @@ public final class DifferentialGoal {
     }
 
     public static Path feedbackFile(GoalSettings settings) {
-        return settings.reportsDirectory().resolve(settings.qualifiedName() + ".feedback.jsonl");
+        return settings.names().feedbackFile();
     }
 }

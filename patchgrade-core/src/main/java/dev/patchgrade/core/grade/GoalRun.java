@@ -34,8 +34,8 @@ public final class GoalRun {
         try {
             Files.deleteIfExists(settings.xmlReport());
             Files.deleteIfExists(settings.jsonReport());
-            Files.deleteIfExists(settings.reportsDirectory().resolve(settings.qualifiedName() + ".feedback.jsonl"));
-            ExecutionSummary.delete(settings.reportsDirectory(), settings.qualifiedName().substring("patchgrade.".length()));
+            Files.deleteIfExists(settings.names().feedbackFile());
+            ExecutionSummary.delete(settings.reportsDirectory(), ExecutionSummary.nameOf(settings.names().jsonReport()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot remove the stale report of " + settings.qualifiedName(), e);
         }

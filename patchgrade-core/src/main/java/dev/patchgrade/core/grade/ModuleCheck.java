@@ -84,7 +84,7 @@ public final class ModuleCheck {
             try {
                 if (since != null && Files.getLastModifiedTime(file).toInstant().isBefore(since)) {
                     String name = file.getFileName().toString();
-                    stale.add(reportsDirectory.resolve("patchgrade." + name.substring(0, name.length() - ".json".length()) + ".json"));
+                    stale.add(ExecutionSummary.jsonReport(reportsDirectory, name.substring(0, name.length() - ".json".length())));
                     continue;
                 }
                 executions.add(Execution.of(ExecutionSummary.read(file)));

@@ -23,6 +23,11 @@ public record ReportNames(String goal, String executionId, String module, Path r
         return reportsDirectory.resolve("TEST-" + qualifiedName() + ".xml");
     }
 
+    /** The failing rows' feedback for whoever repairs the candidate: {@code patchgrade.<goal>.<executionId>.feedback.jsonl}. */
+    public Path feedbackFile() {
+        return reportsDirectory.resolve(qualifiedName() + ".feedback.jsonl");
+    }
+
     public Path jsonReport() {
         return reportsDirectory.resolve(qualifiedName() + ".json");
     }

@@ -28,7 +28,7 @@ public final class ExecutionReport implements AutoCloseable {
             xml.close();
             throw e;
         }
-        this.summary = new SummaryReporter(jsonFile.toAbsolutePath().getParent(), summaryName(jsonFile), view, arrayName);
+        this.summary = new SummaryReporter(jsonFile.toAbsolutePath().getParent(), ExecutionSummary.nameOf(jsonFile), view, arrayName);
     }
 
     /** A report the summary pages show without rows. */
@@ -36,12 +36,6 @@ public final class ExecutionReport implements AutoCloseable {
         this(xmlFile, jsonFile, arrayName, suiteName, className, properties, SectionView.NONE);
     }
 
-    /** {@code patchgrade.<goal>.<executionId>.json} is shown as {@code <goal>.<executionId>}. */
-    static String summaryName(Path jsonFile) {
-        String name = jsonFile.getFileName().toString();
-        name = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
-        return name.startsWith("patchgrade.") ? name.substring("patchgrade.".length()) : name;
-    }
 
     /** One finished case: its outcome for the XML, and its goal's row for the JSON and the summary ({@code null}: none). */
     public synchronized void add(CaseOutcome outcome, Object row) {

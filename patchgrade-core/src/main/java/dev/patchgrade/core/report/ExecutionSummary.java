@@ -29,6 +29,21 @@ public record ExecutionSummary(String name, Status status, String outcome, Strin
 
     public enum Status { PASSED, FAILED, ERROR }
 
+    /** What every JSON report's name starts with: {@code patchgrade.<goal>.<executionId>.json} */
+    private static final String REPORT_PREFIX = "patchgrade.";
+
+    /** The execution a JSON report belongs to, as records and pages name it: {@code patchgrade.<goal>.<executionId>.json} gives {@code <goal>.<executionId>}. */
+    public static String nameOf(Path jsonReport) {
+        String name = jsonReport.getFileName().toString();
+        name = name.endsWith(".json") ? name.substring(0, name.length() - ".json".length()) : name;
+        return name.startsWith(REPORT_PREFIX) ? name.substring(REPORT_PREFIX.length()) : name;
+    }
+
+    /** The JSON report of execution {@code name}: the inverse of {@link #nameOf}. */
+    public static Path jsonReport(Path reportsDirectory, String name) {
+        return reportsDirectory.resolve(REPORT_PREFIX + name + ".json");
+    }
+
     /** The record of execution {@code name} in {@code reportsDirectory}, whether or not it exists. */
     public static Path file(Path reportsDirectory, String name) {
         return reportsDirectory.resolve(DIRECTORY).resolve(name + ".json");

@@ -95,7 +95,7 @@ public final class SummaryReporter {
         }
         if (shown < rows) {
             html.append("<p>").append(rows - shown).append(" more row(s) not shown here; every row is in ")
-                    .append(HtmlSummary.esc("patchgrade." + name + ".json")).append("</p>\n");
+                    .append(HtmlSummary.esc(ExecutionSummary.jsonReport(reportsDirectory, name).getFileName().toString())).append("</p>\n");
         }
         return html.toString();
     }

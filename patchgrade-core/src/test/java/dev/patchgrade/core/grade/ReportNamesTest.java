@@ -41,6 +41,16 @@ class ReportNamesTest {
     }
 
     @Test
+    void anExecutionsRecordJsonReportAndFeedbackFileAreNamedAsOne() {
+        ReportNames names = settings("three-column", "nightly.v2", "reports").names();
+        assertThat(names.jsonReport()).isEqualTo(dir.resolve("reports/patchgrade.three-column.nightly.v2.json"));
+        assertThat(names.feedbackFile()).isEqualTo(dir.resolve("reports/patchgrade.three-column.nightly.v2.feedback.jsonl"));
+        String name = dev.patchgrade.core.report.ExecutionSummary.nameOf(names.jsonReport());
+        assertThat(name).as("the name a record and the pages give the execution").isEqualTo("three-column.nightly.v2");
+        assertThat(dev.patchgrade.core.report.ExecutionSummary.jsonReport(dir.resolve("reports"), name)).isEqualTo(names.jsonReport());
+    }
+
+    @Test
     void theArtifactIdLeadsSuiteAndClassButNotTheFileName() {
         GoalSettings settings = settings("digest", "grade", "reports");
         assertThat(settings.className()).isEqualTo("billing.patchgrade.digest.grade");
