@@ -15,7 +15,7 @@
  */
 static long sockets_left(void) {
     char text[512];
-    ssize_t n = read_text("/proc/self/net/sockstat", text, sizeof text);
+    ssize_t n = read_proc_text("self/net/sockstat", text, sizeof text);
     if (n <= 0) return -1;
     const char *used = strstr(text, "sockets: used ");
     return used ? atol(used + strlen("sockets: used ")) : -1;
