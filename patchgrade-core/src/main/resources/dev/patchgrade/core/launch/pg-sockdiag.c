@@ -49,7 +49,8 @@ static long long socket_memory_of(int family) {
 }
 
 /* The namespace's TCP sockets in use (accepted or not), -1 where unknown: a dump walks the host's whole
- * socket hash whatever the namespace holds (5 ms here), this read costs a few microseconds. */
+ * socket hash whatever the namespace holds (5 ms here), this read costs a few microseconds. `path` is under the
+ * zygote's /proc (proc_open), whose self is the zygote in the run's network namespace. */
 static int tcp_in_use(int *fd, const char *path, const char *line) {
     if (*fd < 0) *fd = proc_open(path);
     char text[512];

@@ -1,7 +1,8 @@
 #include "pg-helper.h"
 
 /* ---------------------------------------------------------------------------------------------
- * The tree: everything below a reaper (the helper, or PID 1 of a run), summed over wait4 results.
+ * The tree: everything below a reaper (the helper; in the sandbox the zygote for the target, PID 1 for the rest),
+ * summed over wait4 results.
  */
 
 void add_usage(struct tree *tree, const struct rusage *u) {

@@ -37,7 +37,7 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
     /* A session of our own, so a scheduler autogroup of our own: a run that lowers its autogroup's
      * priority (/proc/self/autogroup) must not lower the JVM's and Maven's with it. */
     if (setsid() < 0) zygote_fail(report, "setsid");
-    /* The helper's SIGCHLD self-pipe is its own: this process and its PID 1s wake on a new one. */
+    /* The helper's SIGCHLD self-pipe is its own: this process wakes on a new one. */
     if (close(helper.sigchld_pipe[0]) != 0 || close(helper.sigchld_pipe[1]) != 0) zygote_fail(report, "pipe");
     if (pipe2(helper.sigchld_pipe, O_CLOEXEC | O_NONBLOCK) != 0) zygote_fail(report, "pipe");
     if (spec.deny_userns) {
@@ -68,7 +68,7 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
         char path[64];
         snprintf(path, sizeof path, "/proc/sys/user/max_%s_namespaces", quotas[i]);
         /* No user namespace of a run's own: in one, a run holds the capabilities to make IPC namespaces and
-         * tmpfs mounts that PID 1 cannot see to clear, and whose memory the kernel frees only after the next
+         * tmpfs mounts that the zygote cannot see to clear, and whose memory the kernel frees only after the next
          * run has taken its baseline (a 300 MB segment hid that much of the next run's peak). */
         /* Nothing else stops that: the target's seccomp filter lets clone and unshare make namespaces. So a quota
          * of user namespaces that cannot be set ends the sandbox, on any kernel; the others only keep runs from

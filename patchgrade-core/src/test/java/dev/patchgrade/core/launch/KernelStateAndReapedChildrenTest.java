@@ -109,7 +109,7 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
     @Test
     void theMemoryOfAnAutoReapedChildIsNeverReportedAsSmall() {
         try (Launcher launcher = open()) {
-            Assumptions.assumeTrue(launcher.method().contains("task_clock"), "needs PID 1's task clock: " + launcher.method());
+            Assumptions.assumeTrue(launcher.method().contains("task_clock"), "needs the zygote's task clock: " + launcher.method());
             LaunchResult tree = shLong(launcher, Fixtures.command("touch_mb") + " 20 & " + Fixtures.command("touch_mb") + " 30; wait");
             assertThat(tree.usage().processEscapedWait()).as("every process of an honest tree is waited for: " + tree.usage()).isFalse();
             assertThat(tree.usage().maxRssKb()).isGreaterThan(30_000L);
@@ -554,7 +554,7 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
                 assertThat(plainCpu).as("the gap this report states").isLessThan(300_000L);
                 return;
             }
-            assertThat(plainCpu).as("counted by PID 1's inherited task clock").isGreaterThanOrEqualTo(300_000L);
+            assertThat(plainCpu).as("counted by the zygote's inherited task clock").isGreaterThanOrEqualTo(300_000L);
             assertThat((String) facts.get("cpu_limitation")).contains("cannot read");
             LaunchResult escaped = launcher.launch(LaunchRequest.of(List.of(candidate, "sigchld-ign-xonly", "400")).withWorkingDirectory(dir));
             assertThat(escaped.stdout().excerpt()).isEqualTo("answer\n");

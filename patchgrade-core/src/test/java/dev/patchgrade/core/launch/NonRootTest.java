@@ -79,7 +79,7 @@ class NonRootTest {
     void theMemoryOfAnAutoReapedChildIsToldByItsFaults() {
         dev.patchgrade.core.SandboxAvailability.assumeAvailable();
         try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
-            assumeTrue(launcher.method().contains("task_clock"), "needs PID 1's counters: " + launcher.method());
+            assumeTrue(launcher.method().contains("task_clock"), "needs the zygote's counters: " + launcher.method());
             LaunchResult hidden = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("attacker"), "sigchld-ign-touch", "2"))
                     .withWorkingDirectory(dir));
             assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
