@@ -348,7 +348,6 @@ struct reaped {
 };
 struct reaper_link {
     int sock; /* the zygote's end of PID 1's socketpair */
-    pid_t pid;
 };
 extern struct reaper_link reaper;
 void signal_runs(int sig);

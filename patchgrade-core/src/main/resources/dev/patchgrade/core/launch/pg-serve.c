@@ -99,7 +99,7 @@ static void close_socket_sampler(void) {
  * The zygote's requests to PID 1, one byte each on their socketpair: what only a process of the runs' namespace
  * can do. kill(-1, ...) from the zygote would signal every process of our uid on the host.
  */
-struct reaper_link reaper = {.sock = -1, .pid = -1};
+struct reaper_link reaper = {.sock = -1};
 
 static void ask_reaper(char request) {
     if (send(reaper.sock, &request, 1, MSG_NOSIGNAL) != 1) _exit(0); /* PID 1 is gone, and the namespace with it */

@@ -142,7 +142,6 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
     }
     if (close(pair[1]) != 0) zygote_fail(report, "init_socket");
     reaper.sock = pair[0];
-    reaper.pid = init;
     char init_up;
     ssize_t said;
     do {
