@@ -72,7 +72,7 @@ class NonRootTest {
      */
     /**
      * Without a cgroup (none for nobody here) a child the kernel reaps itself is told by the page faults it took, which
-     * PID 1's inherited counter has and no wait4: 2 MB touched that way is no peak RSS at all, never the parent's 1 MB. (So
+     * the zygote's inherited counter has and no wait4: 2 MB touched that way is no peak RSS at all, never the parent's 1 MB. (So
      * little takes the child too little CPU for the task clock's wide margin to tell it.)
      */
     @Test
