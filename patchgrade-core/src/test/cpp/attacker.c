@@ -71,6 +71,9 @@
  *   burn MS               burns MS ms of CPU
  *   socket-families       tries a socket of each family and kind: "NAME ok" or "NAME refused errno=E" per line
  *   tcp-hold MB           holds MB in loopback TCP queues nobody reads: "held N MB"
+ *   signal-all STOP|KILL [MODE ARGS...]   sends the signal to every process it can (kill(-1)), to every pid of
+ *                         1..65536 but its own and to its parent where it has one, prints "signalled N" (the
+ *                         sends that succeeded), then goes on as MODE with ARGS where given (tcp-park 200 hold)
  *   tcp-park MB [hold]    parks MB in connections to its own listeners it never accepts (with hold,
  *                         keeps them 120 ms): "parked N MB"
  *   lo-store BYTES / lo-load   BYTES sent over loopback (a TCP connection to itself), kept in the byte counts of
@@ -414,6 +417,21 @@ int main(int argc, char **argv) {
             if (fd >= 0) close(fd);
         }
         return 0;
+    }
+    if (strcmp(mode, "signal-all") == 0 && argc > 2) {
+        int sig = strcmp(argv[2], "KILL") == 0 ? SIGKILL : SIGSTOP;
+        int signalled = kill(-1, sig) == 0;
+        for (pid_t pid = 1; pid <= 65536; pid++) {
+            if (pid != getpid() && kill(pid, sig) == 0) signalled++;
+        }
+        pid_t parent = getppid();
+        if (parent > 0 && kill(parent, sig) == 0) signalled++;
+        printf("signalled %d\n", signalled);
+        fflush(stdout);
+        if (argc <= 3) return 0;
+        mode = argv[3];
+        argv += 2;
+        argc -= 2;
     }
     if (strcmp(mode, "tcp-park") == 0 && argc > 2) {
         /* Memory parked in connections to its own listeners that it never accepts (a memory cgroup

@@ -26,7 +26,7 @@ import java.util.Map;
 public final class NativeHelper {
     /** The helper's C sources and their shared header, shipped as resources beside this class; compiled together. */
     static final List<String> SOURCES = List.of("pg-helper.h", "pg-main.c", "pg-protocol.c", "pg-spawn.c", "pg-seccomp.c", "pg-cgroup.c",
-            "pg-account.c", "pg-perfclock.c", "pg-sockdiag.c", "pg-unixgc.c", "pg-netns.c", "pg-mount.c", "pg-zygote.c", "pg-init.c", "pg-util.c");
+            "pg-account.c", "pg-perfclock.c", "pg-sockdiag.c", "pg-unixgc.c", "pg-netns.c", "pg-mount.c", "pg-zygote.c", "pg-serve.c", "pg-init.c", "pg-util.c");
     static final Duration COMPILE_TIMEOUT = Duration.ofSeconds(120);
 
     private NativeHelper() {}

@@ -1,7 +1,7 @@
 #include "pg-helper.h"
 
 /*
- * A run's answer from its record. PID 1 only measures (its counters around the run, the wait4 sums); every
+ * A run's answer from its record. The zygote only measures (its counters around the run, the wait4 sums); every
  * decision on what escaped the wait4 sums is taken here, by the helper, for runs with and without the sandbox,
  * and the answer line is written once.
  */
@@ -10,7 +10,7 @@ static long long usage_us(const struct timeval *t) {
     return (long long)t->tv_sec * 1000000LL + t->tv_usec;
 }
 
-/* The wait4 sums of a finished tree; no counter of PID 1's (the helper's own path fills them in or leaves them -1). */
+/* The wait4 sums of a finished tree; no counter of the zygote's (the helper's own path fills them in or leaves them -1). */
 void report_outcome(struct run_report *rep, const struct outcome *out) {
     const struct rusage *u = &out->tree.usage;
     memset(rep, 0, sizeof *rep);
@@ -45,10 +45,10 @@ void report_nostart(struct run_report *rep, const char *failure) {
 }
 
 /*
- * A process the kernel reaped itself (its parent ignored SIGCHLD) reached no wait4: its CPU only PID 1's counters
+ * A process the kernel reaped itself (its parent ignored SIGCHLD) reached no wait4: its CPU only the zygote's counters
  * saw, and its peak RSS, faults and I/O nobody. Told by the faults it took, or by CPU well past the clock's noise;
  * then its CPU is charged as user time (the clock has no user/system split) and the answer says how much, so that
- * no per-process figure of the run is trusted. PID 1's own work is taken out exactly. -1: no counter, the CPU
+ * no per-process figure of the run is trusted. The zygote's own work is taken out exactly. -1: no counter, the CPU
  * cgroup may tell instead.
  */
 static long long counters_unwaited(const struct run_report *rep, long long *utime) {
@@ -87,9 +87,9 @@ static long long counters_unwaited(const struct run_report *rep, long long *utim
 #define UNCOUNTED_CGROUP_NOISE_US 20000
 
 /*
- * The cgroup holds the whole tree, reaped through wait4 or not, with our own work and PID 1's, on rusage's own
- * clock: what it has past that work and the wait4 sums is CPU of a process that escaped every wait4, whose peak
- * RSS, faults and I/O nobody has. It sees what PID 1's counters cannot: a child that execs a file it cannot read
+ * The cgroup holds the whole tree, reaped through wait4 or not, with our own work, the zygote's and PID 1's, on
+ * rusage's own clock: what it has past that work and the wait4 sums is CPU of a process that escaped every wait4, whose peak
+ * RSS, faults and I/O nobody has. It sees what the zygote's counters cannot: a child that execs a file it cannot read
  * leaves them. That CPU is charged as user time, and the answer says how much escaped.
  */
 static void cgroup_unwaited(const struct run_report *rep, const struct cpu_window *w, long long *utime, long long *unwaited) {
@@ -102,10 +102,10 @@ static void cgroup_unwaited(const struct run_report *rep, const struct cpu_windo
         if (excess > UNCOUNTED_CGROUP_NOISE_US) *utime += excess;
         return;
     }
-    /* When PID 1 saw a process escape (by faults nobody explains), the cgroup's whole excess is that process's. */
+    /* When the zygote saw a process escape (by faults nobody explains), the cgroup's whole excess is that process's. */
     if (excess > UNWAITED_CGROUP_NOISE_US + rep->tasks * UNWAITED_CGROUP_US_PER_TASK || (*unwaited > 0 && excess > 0)) {
         *utime += excess;
-        /* Where PID 1 counts the memory cgroup's faults, an escaped process's memory shows there, and CPU alone
+        /* Where the zygote counts the memory cgroup's faults, an escaped process's memory shows there, and CPU alone
          * is only CPU: counted, but no per-process figure is lost. Past the allowance it may also be what
          * threads spend after their time joined their process's, which a busy machine made 15 us a thread. */
         *unwaited = *unwaited > 0 || !memcg.faults_told ? (*unwaited > 0 ? *unwaited : 0) + excess : 0;

@@ -7,13 +7,14 @@
  *   pg-spawn.c      starting the target, waiting for it with a deadline, reaping its tree
  *   pg-cgroup.c     the memory and CPU cgroups: the tree's peak and CPU, reaped or not
  *   pg-account.c    a run's record turned into its answer: every escape rule, in one place
- *   pg-perfclock.c  PID 1's task-clock and fault counters, the memory cgroup's faults, the pid counter
+ *   pg-perfclock.c  the zygote's task-clock and fault counters, the memory cgroup's faults, the pid counter
  *   pg-sockdiag.c   sampling what the run's TCP sockets hold (sock_diag)
  *   pg-unixgc.c     making the kernel collect the unix sockets a run left in a garbage cycle
  *   pg-netns.c      the network maker: a fresh network namespace for every run
  *   pg-mount.c      the candidate's view of the file system, and each run's fresh /tmp and /dev/shm
  *   pg-zygote.c     the zygote: user, mount and PID namespaces, and PID 1 forked into them
- *   pg-init.c       PID 1 of a worker's runs
+ *   pg-serve.c      the zygote serving each run from outside the PID namespace: the target is its child
+ *   pg-init.c       PID 1 of a worker's runs: a reaper loop, and what only a process inside can do
  *   pg-seccomp.c    the target's seccomp filter
  *   pg-util.c       small I/O helpers and the one place that reports a failed step and exits
  */
@@ -49,6 +50,7 @@
 #include <sys/sem.h>
 #include <sys/shm.h>
 #include <sys/ioctl.h>
+#include <sys/signalfd.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -116,7 +118,7 @@ void answer(const struct request *r, const char *format, ...) __attribute__((for
 void answer_ended(const struct request *r, const char *line);
 
 /* ---- the target and its tree (pg-spawn.c) ---- */
-/* Everything below a reaper (the helper, or PID 1 of a run), summed over wait4 results. */
+/* Everything below a reaper (the helper, or a run's target and what PID 1 reaped of it), summed over wait4 results. */
 struct tree {
     struct rusage usage; /* summed CPU, faults and I/O; ru_maxrss is the largest single process */
     int leftovers;
@@ -145,19 +147,19 @@ struct outcome {
     struct tree tree;
 };
 
-/* PID 1's counters at one moment (pg-perfclock.c), each -1 where PID 1 has not that counter. */
+/* The zygote's counters at one moment (pg-perfclock.c), each -1 where it has not that counter. */
 struct run_counters {
-    long long task_clock;   /* PID 1's task clock: its whole tree's CPU, reaped or not */
-    long long own_cpu;      /* PID 1's own CPU, which that clock counts too */
-    long long faults;       /* the perf fault counter of PID 1's tree */
-    long long memcg_faults; /* the memory cgroup's pgfault */
-    long long own_faults;   /* PID 1's own faults, which both fault counts include */
+    long long task_clock;   /* the zygote's task clock: every target's tree's CPU, reaped or not */
+    long long own_cpu;      /* the zygote's own CPU, which that clock counts too */
+    long long faults;       /* the perf fault counter of the zygote and the targets' trees */
+    long long memcg_faults; /* the memory cgroup's pgfault, less PID 1's own faults */
+    long long own_faults;   /* the zygote's own faults, which both fault counts include */
 };
 
 /*
- * What a run measured, as PID 1 sends it to the helper (one message of exactly this size) and as the helper
+ * What a run measured, as the zygote sends it to the helper (one message of exactly this size) and as the helper
  * fills it itself without the sandbox: readings only, no decision. The helper weighs them (pg-account.c).
- * A counter PID 1 has not is -1 before and after.
+ * A counter the zygote has not is -1 before and after.
  */
 struct run_report {
     int started;        /* 0: the target did not start; stage and err say where and why */
@@ -166,8 +168,8 @@ struct run_report {
     int status, timed_out, leftovers;
     long long maxrss_kb, utime_us, stime_us, minflt, majflt, inblock, oublock;
     long long wall_us, cpu_wait_us, leader_cpu_us;
-    struct run_counters before, after;  /* read by PID 1 right around the run */
-    long long init_cpu_us;              /* PID 1's own CPU since the helper's CPU mark (see serve_runs), 0 without it */
+    struct run_counters before, after;  /* read by the zygote right around the run */
+    long long init_cpu_us;              /* the zygote's and PID 1's own CPU in the run (see serve_runs), 0 without it */
     int garbage_left;                   /* unix sockets of the run outlived the collection (collect_unix_garbage) */
     long long tasks;                    /* tasks the run made, -1 where not counted */
     long long socket_peak;              /* bytes, -1 where not sampled */
@@ -189,6 +191,9 @@ struct descriptor_reserve {
 };
 extern struct descriptor_reserve nofile;
 
+void add_usage(struct tree *tree, const struct rusage *u);
+int reap_children(struct tree *tree, int count_killed, int options);
+int reap_ended(struct tree *tree, int count_killed);
 void finish_tree(struct tree *tree, pid_t group, int pid_namespace);
 void reserve_descriptors_in_flight(void);
 void set_pid_file(pid_t pid);
@@ -208,7 +213,7 @@ struct memory_cgroup {
     int tcp_accounted;   /* v1: TCP socket buffers charged to the worker cgroup (memory.kmem.tcp) */
     long long tcp_base;  /* v1: the TCP peak reset before a run, -1 when it could not be */
     long long last_base; /* what it held at the last run's start (see cgroup_settle) */
-    int faults_told;     /* PID 1 reads the memory cgroup's faults around each run */
+    int faults_told;     /* the zygote reads the memory cgroup's faults around each run */
 };
 /*
  * CPU of the whole tree from the cgroup too: a process whose parent ignores SIGCHLD is reaped by the
@@ -236,19 +241,19 @@ void leave_cgroup(void);
 long long cgroup_reset(void);
 long long cgroup_peak_kb(long long base, long long socket_kb);
 
-/* ---- PID 1's counters (pg-perfclock.c) ---- */
+/* ---- the zygote's counters and PID 1's pid counter (pg-perfclock.c) ---- */
 struct counters {
     int task_clock_fd;
-    int fault_fd; /* page faults of PID 1 and every process below it, reaped or not */
-    int task_clock_in_sandbox; /* the helper's copy: PID 1 said it has its counter */
+    int fault_fd; /* page faults of the zygote and every target's tree, reaped or not */
+    int task_clock_in_sandbox; /* the helper's copy: the zygote said it has its counter */
     /*
      * The memory cgroup's fault count (its memory.stat, opened by the helper before the user namespace): every
      * fault on a memory of the tree, in user mode or taken by the kernel for it (MAP_POPULATE,
      * MADV_POPULATE_WRITE, mlock, O_DIRECT), which the perf counter leaves out. rusage counts the same faults, so
      * the wait4 sums explain an honest run's to the fault; a process the kernel reaped cannot bring memory into
      * its resident set without faults nobody explains, however few tasks or little CPU it used (100 MB populated
-     * with 15 ms of CPU, after 6,000 threads had bought the CPU check an allowance of 60 ms). Read by PID 1 right
-     * around the run, when the helper and the zygote are waiting: -1 without a memory cgroup.
+     * with 15 ms of CPU, after 6,000 threads had bought the CPU check an allowance of 60 ms). Read by the zygote
+     * right around the run, when the helper and PID 1 are waiting: -1 without a memory cgroup.
      */
     int memcg_stat_fd;
     /* The cgroup's counts are exact only when flushed: the kernel folds each CPU's pending updates (fewer than
@@ -257,8 +262,8 @@ struct counters {
      * explains are an escape: at 4 KB a fault (transparent huge pages are off in runs) that leaves 1 MB on 2 CPUs. */
     long long memcg_fault_noise;
     /* Every run of a worker shares PID 1's namespace, whose pids count up: a run that forks N times leaves
-     * N for the next to read in its own pid. PID 1 sets the counter back before each run (all earlier
-     * runs' processes are gone), so every run's first process is pid 2. Opened before /proc/sys is made
+     * N for the next to read in its own pid. PID 1 sets the counter back at the end of each run (all its
+     * processes are gone), so every run's first process is pid 2. Opened before /proc/sys is made
      * read-only; -1 where the kernel has no such file (the channel then stays open). */
     int last_pid_fd;
 };
@@ -282,10 +287,10 @@ void read_run_counters(struct run_counters *c);
 /* ---- sockets of the run (pg-sockdiag.c) ---- */
 #define SOCKET_SAMPLE_MS 50
 struct socket_sampler {
-    int diag;     /* PID 1's sock_diag socket in the current run's namespace, made at its first look */
-    int stat;     /* the namespace's /proc/self/net/sockstat, opened at the first look */
+    int diag;     /* the zygote's sock_diag socket in the current run's namespace, made at its first look */
+    int stat;     /* the namespace's net/sockstat, opened at the first look */
     int stat6;    /* and its sockstat6 */
-    int sampling; /* PID 1 looks at the run's sockets (it is in the run's namespace) */
+    int sampling; /* the zygote looks at the run's sockets (it is in the run's namespace) */
 };
 extern struct socket_sampler sockets;
 void sample_sockets(struct outcome *out);
@@ -295,8 +300,8 @@ int collect_unix_garbage(void);
 
 /* ---- the network maker (pg-netns.c) ---- */
 struct net_maker_link {
-    int sock; /* PID 1's end: one namespace per message, "t" back for the next */
-    /* PID 1 joins the maker's namespace through a pidfd of it (Linux 5.8): a namespace passed as a descriptor
+    int sock; /* the zygote's end: one namespace per message, "t" back for the next */
+    /* The zygote joins the maker's namespace through a pidfd of it (Linux 5.8): a namespace passed as a descriptor
      * counts against the in-flight descriptors of our uid, the target's, and a run holding 20,000 in flight
      * (one socketpair) made every worker's handover on the host fail. Older kernels: passed as a descriptor. */
     int pidfd;
@@ -329,18 +334,43 @@ void size_tmpfs(void);
 int fresh_tmpfs(const char *dir, int *mounted, int with_keeps);
 void mask_proc_files(int report);
 
-/* ---- the zygote and PID 1 (pg-zygote.c, pg-init.c) ---- */
+/* ---- the zygote, its runs and PID 1 (pg-zygote.c, pg-serve.c, pg-init.c) ---- */
 const char *start_zygote(char *why, size_t why_len);
-void init_main(int sock, int report, int maker_sock);
+/* The zygote's requests to PID 1, one byte each; only REAPER_END is answered, with a struct reaped. */
+#define REAPER_TERM 'T' /* SIGTERM to every process of the namespace */
+#define REAPER_KILL 'K' /* SIGKILL to every process of the namespace */
+#define REAPER_END 'E'  /* the run is over: kill and reap what is left, count its tasks, set the pid counter back */
+struct reaped {
+    struct tree tree;             /* what PID 1 reaped of the run (its orphans); leftovers counted when killed */
+    long long tasks;              /* tasks the run made, -1 where not counted */
+    long long own_cpu_us;         /* PID 1's own CPU since its last answer, -1 where unknown */
+    long long own_faults;         /* and its own faults, which the memory cgroup counts too */
+};
+struct reaper_link {
+    int sock; /* the zygote's end of PID 1's socketpair */
+};
+extern struct reaper_link reaper;
+void signal_runs(int sig);
+void serve_runs(int sock);
+void init_main(int zygote, int report);
 
 /* ---- utilities (pg-util.c) ---- */
 #define FD_CONTROL_SPACE CMSG_SPACE(3 * sizeof(int))
 #define PG_SCM_MAX_FD 253
 
+/* The zygote's view of /proc, the host's opened before pivot_root: the runs' /proc, mounted by PID 1, has no pid
+ * for the zygote (no /proc/self), and the targets' pids it knows are its own namespace's. -1 in every other
+ * process, which reads its own /proc. */
+extern int zygote_proc;
+int proc_open(const char *relative);
+ssize_t read_proc_text(const char *relative, char *text, size_t size);
+int bind_by_fd(int fd, const char *to);
+
 long long now_us(void);
 long long own_cpu_us(void);
 const char *signal_name(int sig);
 int open_pidfd(pid_t pid);
+pid_t fork_quiet(void);
 void on_sigchld(int sig);
 int write_all(int fd, const void *data, size_t len);
 ssize_t read_text(const char *path, char *text, size_t size);

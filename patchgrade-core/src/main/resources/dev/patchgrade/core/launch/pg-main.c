@@ -7,20 +7,24 @@
  * the JVM inherits the JVM's).
  *
  * Whole-tree figures: every process the target starts is reaped by a process of ours (the helper as
- * child subreaper, or the PID 1 of the run's PID namespace), each with wait4, so CPU, faults and
- * block I/O are summed and ru_maxrss is the largest single process over the tree, waited for or not.
+ * child subreaper, or in the sandbox the zygote for the target and the PID 1 of the run's PID namespace
+ * for the rest), each with wait4, so CPU, faults and block I/O are summed and ru_maxrss is the largest
+ * single process over the tree, waited for or not.
  * Whatever is still alive when the target exits is killed and counted as a leftover.
  *
  * Sandbox (--sandbox): at start the helper forks a zygote that enters new user, mount and network
  * namespaces and builds the candidate's view of the file system once: the host read-only, hidden
  * paths covered by empty unreadable mounts, read-only and writable exceptions bound back, then
- * pivot_root so the host tree is gone from its namespace. It then enters new UTS and PID namespaces
- * and forks the worker's PID 1, which mounts /proc once and serves every run: a fresh /tmp and
- * /dev/shm for every run, the target started as a non-root user
- * without capabilities in IPC and network namespaces of its own (the network one made ahead by the
- * worker's network maker, outside the measured cgroups), and after it exits everything else in the
- * PID namespace killed and reaped (creating and tearing down PID and mount namespaces per run would
- * cost more than the launch itself). The output files are opened by the helper outside the sandbox
+ * pivot_root so the host tree is gone from its namespace. It then makes new UTS and PID namespaces for
+ * its children and forks the worker's PID 1, which mounts /proc once and then only reaps: every
+ * process of a run that is not the zygote's child, and on the zygote's request everything left at the
+ * end of a run (pg-init.c). The zygote itself stays outside the PID namespace and serves every run
+ * (pg-serve.c): a fresh /tmp and /dev/shm, the target started as its own child, a non-root user without
+ * capabilities in IPC and network namespaces of its own (the network one made ahead by the worker's
+ * network maker, outside the measured cgroups), waited for and measured from where the run cannot
+ * name it (its getppid() is 0), and after it exits everything else in the PID namespace killed and
+ * reaped by PID 1 (creating and tearing down PID and mount namespaces per run would cost more than the
+ * launch itself). The output files are opened by the helper outside the sandbox
  * and passed in as descriptors. Dying parents take their children along (PR_SET_PDEATHSIG), and a
  * PID namespace dies with its PID 1, so nothing outlives a run or its helper.
  * What runs share (the zygote's user and mount namespaces) must carry nothing from one run
@@ -36,7 +40,7 @@
  * Start: pg-launch-helper <pid-file> [--no-pidfd] [--sandbox] [--hide P]... [--ro P]... [--rw P]...
  *        [--cgroup] [--deny-userns]
  * First line on stdout: "ready sandbox=<namespaces|off> reason=<word> cgroup=<v1|v2|none> cpu_cgroup=<v1|v2|none>",
- * with the sandbox up also "task_clock=<0|1>" (whether PID 1 has its perf task-clock counter).
+ * with the sandbox up also "task_clock=<0|1>" (whether the zygote has its perf task-clock counter).
  * Request on stdin: "PGRUN1 <length as 10 digits>\n", then <length> bytes of NUL-terminated fields:
  *   token timeout_ms grace_ms output_cap_bytes exe cwd stdin_path stdout_path stderr_path
  *   argc argv... envc env...
@@ -46,8 +50,8 @@
  *    leftovers=<n> cpu_wait_us=<n> leader_cpu_us=<n> unwaited_cpu_us=<n> init_cpu_us=<n> tasks=<n>
  *    tree_rss_kb=<n or -1>" in that order (pg-account.c's answer_run; HelperProtocol.DONE_KEYS takes exactly these),
  *   where unwaited_cpu_us is the CPU of processes that escaped every wait4, already in utime_us (0: none, 1 or more:
- *   something escaped, -1: nothing could tell), init_cpu_us PID 1's own CPU during the run (0 without the sandbox
- *   or its clock) and tasks the tasks the run made (-1 where not counted); or
+ *   something escaped, -1: nothing could tell), init_cpu_us the zygote's and PID 1's own CPU during the run (0 without
+ *   the sandbox or its clock) and tasks the tasks the run made (-1 where not counted); or
  *   "nostart stage=<stage> errno=<n>" when the target could not be started;
  *   either ends with " run=<token>", the request's token (1 to 32 hex digits): a line that a child
  *   managed to write into our stdout cannot pass for the answer to a request it never saw.
@@ -65,7 +69,7 @@ static int open_output(const char *path) {
     return open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 }
 
-/* PID 1's record of a run, in one message of exactly its size: anything else is a zygote gone wrong. 0 when the
+/* The zygote's record of a run, in one message of exactly its size: anything else is a zygote gone wrong. 0 when the
  * zygote or the JVM has gone. */
 static int receive_report(struct run_report *rep) {
     char message[sizeof *rep + 1];

@@ -240,10 +240,23 @@ void build_root(int report) {
 }
 
 /*
- * PID 1 of a worker's runs. It serves every run of its helper: each target gets a fresh IPC namespace
- * at clone, a fresh /tmp and /dev/shm, and after it ends
- * everything else in the PID namespace is killed and reaped, so no process and no file outlives it.
+ * Each run's /tmp and /dev/shm, made fresh by the zygote (pg-serve.c) before it starts and again once its
+ * processes are gone, so no file outlives it.
  */
+
+/* Binds what `fd` holds (opened O_PATH) at `to`, through its /proc/self/fd link: the zygote's is in the host's
+ * /proc it holds, reached from there as a relative path (a bind takes a path, and /proc/self of the runs' /proc
+ * does not exist for it). 0, or -1 with errno. */
+int bind_by_fd(int fd, const char *to) {
+    char source[64];
+    snprintf(source, sizeof source, "%sself/fd/%d", zygote_proc >= 0 ? "" : "/proc/", fd);
+    if (zygote_proc >= 0 && fchdir(zygote_proc) != 0) return -1;
+    int result = mount(source, to, NULL, MS_BIND | MS_REC, NULL);
+    int err = errno;
+    if (zygote_proc >= 0 && chdir("/") != 0) die_with_error("the zygote returning to / after binding %s", to);
+    errno = err;
+    return result;
+}
 struct keep {
     int fd;             /* a bound path, held open; -1 for a link */
     const char *path;
@@ -288,11 +301,9 @@ int fresh_tmpfs(const char *dir, int *mounted, int with_keeps) {
     *mounted = 1;
     for (int i = 0; with_keeps && i < keep_count; i++) {
         struct stat st;
-        char source[64];
         if (keeps[i].target) continue; /* links once every bind is back, below */
-        snprintf(source, sizeof source, "/proc/self/fd/%d", keeps[i].fd);
         if (fstat(keeps[i].fd, &st) != 0 || make_mount_point(keeps[i].path, S_ISDIR(st.st_mode)) != 0 ||
-            mount(source, keeps[i].path, NULL, MS_BIND | MS_REC, NULL) != 0) return -1;
+            bind_by_fd(keeps[i].fd, keeps[i].path) != 0) return -1;
     }
     for (int i = 0; with_keeps && i < keep_count; i++) {
         if (!keeps[i].target) continue;

@@ -7,7 +7,7 @@
  * /proc/net/dev, /proc/net/snmp, sockstat), an answer cache no sysctl empties. Making one costs 0.5-1.0
  * ms here, about what the rest of the sandbox adds to a launch; the maker makes the next while the
  * current run runs, outside the measured cgroups (its memory and CPU are none of the run's), and
- * PID 1 only enters it. The maker is a child of the zygote outside the runs' PID namespace: no run
+ * the zygote only enters it. The maker is a child of the zygote outside the runs' PID namespace: no run
  * sees it. The kernel frees a used namespace in the background.
  */
 #ifndef SIOCGSKNS
@@ -19,7 +19,7 @@ struct net_maker_link net_maker = {.sock = -1, .pidfd = -1};
 static void send_netns(int sock, int netns, int err, int attach) {
     char text[32];
     int len = snprintf(text, sizeof text, netns >= 0 ? "net" : "fail %d", err);
-    if (send_with_fds(sock, text, (size_t)len, &netns, netns >= 0 && attach, MSG_NOSIGNAL) < 0) _exit(0); /* PID 1 is gone */
+    if (send_with_fds(sock, text, (size_t)len, &netns, netns >= 0 && attach, MSG_NOSIGNAL) < 0) _exit(0); /* the zygote is gone */
 }
 
 /* A new network namespace with loopback up, as a descriptor; -1 with errno. The maker itself moves
@@ -53,7 +53,7 @@ static void maker_fail(int sock, const char *stage) {
 void net_maker_main(int sock, pid_t zygote, const int leave[2]) {
     if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0) maker_fail(sock, "net_maker_pdeathsig");
     if (getppid() != zygote) _exit(0);
-    /* Dumpable, so that PID 1 (our uid, no capability outside) may join our namespace through a pidfd;
+    /* Dumpable, so that the zygote (our uid, no capability outside) may join our namespace through a pidfd;
      * no run can name us: we are outside its PID namespace. */
     if (prctl(PR_SET_DUMPABLE, 1, 0, 0, 0) != 0) maker_fail(sock, "net_maker_dumpable");
     for (int i = 0; i < 2; i++) {
@@ -76,8 +76,8 @@ void net_maker_main(int sock, pid_t zygote, const int leave[2]) {
     }
 }
 
-/* PID 1 enters the next run's network namespace. 0; -1 with errno (the maker could not make one: it is
- * asked again for the next run); PID 1 ends if the maker is gone. */
+/* The zygote enters the next run's network namespace. 0; -1 with errno (the maker could not make one: it is
+ * asked again for the next run); the zygote ends if the maker is gone. */
 int enter_fresh_netns(void) {
     char text[32];
     char control[CMSG_SPACE(sizeof(int))];

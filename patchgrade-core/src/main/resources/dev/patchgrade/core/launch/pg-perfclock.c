@@ -3,9 +3,9 @@
 #ifdef __linux__
 /*
  * A process whose parent ignores SIGCHLD is reaped by the kernel, and its CPU reaches no wait4. Without
- * a cgroup (a user without root, no delegation) PID 1 counts its whole tree's CPU with a task-clock
- * counter inherited by every process it starts: the kernel folds each child's count into ours at
- * its exit, reaped or not. Not exact: an exec that makes a process undumpable (a file it cannot read,
+ * a cgroup (a user without root, no delegation) the zygote counts every target's whole tree's CPU with a
+ * task-clock counter on itself, inherited by every process it starts after (not PID 1 nor the network maker,
+ * forked before): the kernel folds each child's count into ours at its exit, reaped or not, by whom ever. Not exact: an exec that makes a process undumpable (a file it cannot read,
  * with fs.suid_dumpable=0) detaches it from the counter; the reports say so.
  */
 struct counters counters = {.task_clock_fd = -1, .fault_fd = -1, .memcg_stat_fd = -1, .memcg_fault_noise = 16, .last_pid_fd = -1};
@@ -49,7 +49,7 @@ long long fault_count(void) {
     return (long long)count;
 }
 
-/* PID 1's own faults: rusage counts every one, the counter only those taken in user mode, so what is left after
+/* The zygote's own faults: rusage counts every one, the counter only those taken in user mode, so what is left after
  * taking these out of the counter is never more than the tree's real faults. */
 long long own_faults(void) {
     struct rusage u;
@@ -63,12 +63,10 @@ long long task_clock_us(void) {
     return (long long)(ns / 1000);
 }
 
-/* Every run of a worker shares PID 1's namespace, whose pids count up: a run that forks N times leaves
- * N for the next to read in its own pid. PID 1 sets the counter back before each run (all earlier
- * runs' processes are gone), so every run's first process is pid 2. Opened before /proc/sys is made
- * read-only; -1 where the kernel has no such file (the channel then stays open). */
+/* The pid counter is PID 1's to read and write: only a process whose own PID namespace is the runs' may
+ * write it (see struct counters). */
 
-/* How many tasks (processes and threads) the run made: the pid counter was set back to 1 before it. */
+/* How many tasks (processes and threads) the run made: the pid counter was set back to 1 after the run before. */
 long long tasks_created(void) {
     char text[32];
     ssize_t n = counters.last_pid_fd >= 0 ? pread(counters.last_pid_fd, text, sizeof text - 1, 0) : -1;

@@ -25,10 +25,11 @@
  *
  * PID 1: the worker's PID 1 is in every run's PID namespace and has the target's uid (an unprivileged user
  * namespace maps one), so the kernel lets a run set its resource limits, nice value, CPU affinity, scheduling
- * policy and I/O priority, which every later target inherits: a 64-bit answer in a soft limit for the next
- * run, or RLIMIT_NOFILE 4 and the worker starts nothing again. Those calls are refused for pid 1 (every other
- * pid a run can name is its own), and setpriority and ioprio_set for the whole uid. Its /proc directory is
- * hidden (hidepid=2).
+ * policy and I/O priority, which PID 1 keeps for every later run: a 64-bit answer in a soft limit for the next
+ * run to read back, RLIMIT_CPU that ends PID 1 and every later run with it, a nice value that slows the reaping
+ * of every run after. Those calls are refused for pid 1 (every other pid a run can name is its own; the zygote
+ * that starts and measures it has none in its namespace), and setpriority and ioprio_set for the whole uid.
+ * Its /proc directory is hidden (hidepid=2).
  *
  * LEASES: the target owns the host's files when Maven is root (its uid is root's outside), and a lease works
  * through a read-only mount: a write lease on /etc/ld.so.cache held for a run stalled every exec on the host.

@@ -49,9 +49,10 @@ static long long socket_memory_of(int family) {
 }
 
 /* The namespace's TCP sockets in use (accepted or not), -1 where unknown: a dump walks the host's whole
- * socket hash whatever the namespace holds (5 ms here), this read costs a few microseconds. */
+ * socket hash whatever the namespace holds (5 ms here), this read costs a few microseconds. `path` is under the
+ * zygote's /proc (proc_open), whose self is the zygote in the run's network namespace. */
 static int tcp_in_use(int *fd, const char *path, const char *line) {
-    if (*fd < 0) *fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (*fd < 0) *fd = proc_open(path);
     char text[512];
     ssize_t n = *fd < 0 ? -1 : pread(*fd, text, sizeof text - 1, 0);
     if (n <= 0) return -1;
@@ -63,8 +64,8 @@ static int tcp_in_use(int *fd, const char *path, const char *line) {
 /* IPv6 sockets, v4-mapped ones too, are counted in sockstat6 alone (a run parked 1,000 MB over ::1 with
  * TCP: inuse 0). */
 static int sockets_in_use(void) {
-    int v4 = tcp_in_use(&sockets.stat, "/proc/self/net/sockstat", "TCP: inuse ");
-    int v6 = tcp_in_use(&sockets.stat6, "/proc/self/net/sockstat6", "TCP6: inuse ");
+    int v4 = tcp_in_use(&sockets.stat, "self/net/sockstat", "TCP: inuse ");
+    int v6 = tcp_in_use(&sockets.stat6, "self/net/sockstat6", "TCP6: inuse ");
     return v4 < 0 || v6 < 0 ? -1 : v4 + v6;
 }
 

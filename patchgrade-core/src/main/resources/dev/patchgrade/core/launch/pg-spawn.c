@@ -1,10 +1,11 @@
 #include "pg-helper.h"
 
 /* ---------------------------------------------------------------------------------------------
- * The tree: everything below a reaper (the helper, or PID 1 of a run), summed over wait4 results.
+ * The tree: everything below a reaper (the helper; in the sandbox the zygote for the target, PID 1 for the rest),
+ * summed over wait4 results.
  */
 
-static void add_usage(struct tree *tree, const struct rusage *u) {
+void add_usage(struct tree *tree, const struct rusage *u) {
     struct rusage *t = &tree->usage;
     timeradd(&t->ru_utime, &u->ru_utime, &t->ru_utime);
     timeradd(&t->ru_stime, &u->ru_stime, &t->ru_stime);
@@ -15,13 +16,17 @@ static void add_usage(struct tree *tree, const struct rusage *u) {
     t->ru_oublock += u->ru_oublock;
 }
 
-/* Reaps every child that has already ended, adding its usage; returns how many. */
-static int reap_ended(struct tree *tree, int count_killed) {
+/*
+ * Reaps children, adding their usage, until none is left (ECHILD: `childless`) or, with WNOHANG in `options`, none
+ * has ended; returns how many. Without __WALL only the children whose end signals SIGCHLD are taken.
+ */
+int reap_children(struct tree *tree, int count_killed, int options) {
     int reaped = 0;
     for (;;) {
         int status;
         struct rusage u;
-        pid_t pid = wait4(-1, &status, WNOHANG | __WALL, &u);
+        pid_t pid = wait4(-1, &status, options, &u);
+        if (pid < 0 && errno == EINTR && !(options & WNOHANG)) continue;
         if (pid <= 0) {
             tree->childless = pid < 0 && errno == ECHILD;
             return reaped;
@@ -30,6 +35,11 @@ static int reap_ended(struct tree *tree, int count_killed) {
         if (count_killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) tree->leftovers++;
         reaped++;
     }
+}
+
+/* Reaps every child that has already ended. */
+int reap_ended(struct tree *tree, int count_killed) {
+    return reap_children(tree, count_killed, WNOHANG | __WALL);
 }
 
 static int has_children(void) {
@@ -316,8 +326,18 @@ static void read_schedstat(int fd, struct outcome *out) {
  * cost one read, not a /proc lookup between its end and the start of the next run. */
 static int open_schedstat(pid_t pid) {
     char path[64];
-    snprintf(path, sizeof path, "/proc/%d/schedstat", (int)pid);
-    return open(path, O_RDONLY | O_CLOEXEC);
+    snprintf(path, sizeof path, "%d/schedstat", (int)pid);
+    return proc_open(path);
+}
+
+/* The timeout's signal to the target and all it started: in the sandbox PID 1 signals its whole namespace (the
+ * zygote, outside it, must never kill(-1): that is every process of our uid on the host). */
+static void signal_tree(pid_t pid, int pid_namespace, int sig) {
+#ifdef __linux__
+    if (pid_namespace) signal_runs(sig);
+#endif
+    if (!pid_namespace) kill(-pid, sig);
+    kill(pid, sig);
 }
 
 /* Waits for `pid`; with `watch_lifeline`, fd 0 is polled too, and the run is abandoned (0) when the JVM has gone. */
@@ -348,12 +368,11 @@ int wait_target(pid_t pid, int pidfd, const struct request *r, int pid_namespace
         long long now = now_us();
         if (!out->timed_out && now >= deadline) {
             out->timed_out = 1;
-            if (pid_namespace) kill(-1, SIGTERM); else kill(-pid, SIGTERM);
+            signal_tree(pid, pid_namespace, SIGTERM);
             kill_at = now + r->grace_ms * 1000LL;
         }
         if (out->timed_out && kill_at && now >= kill_at) {
-            if (pid_namespace) kill(-1, SIGKILL); else kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
+            signal_tree(pid, pid_namespace, SIGKILL);
             kill_at = 0;
         }
         long long wake = out->timed_out ? (kill_at ? kill_at : now + 50000) : deadline;

@@ -8,14 +8,14 @@
  * during its own window and hid that much of its peak; each such run also kept its network namespace
  * alive (1,023 of them and no run of the worker could start again). Since Linux 6.10 the collector runs
  * only once over 16,000 descriptors are in flight, not when the last process goes. So after a run
- * whose network namespace still counts sockets, PID 1 puts that many in flight itself (its own
+ * whose network namespace still counts sockets, the zygote puts that many in flight itself (its own
  * socketpair, no cycle of its own) and waits for the collector, then for the sockets to go, then for
  * the kernel's deferred closing of what they held: before the answer and the next run's baseline.
  * A run that closed its sockets costs one read of /proc/self/net/sockstat.
  */
 static long sockets_left(void) {
     char text[512];
-    ssize_t n = read_text("/proc/self/net/sockstat", text, sizeof text);
+    ssize_t n = read_proc_text("self/net/sockstat", text, sizeof text);
     if (n <= 0) return -1;
     const char *used = strstr(text, "sockets: used ");
     return used ? atol(used + strlen("sockets: used ")) : -1;
@@ -51,8 +51,8 @@ int collect_unix_garbage(void) {
         close(sv[0]);
         close(sv[1]);
     }
-    /* Runs inherit PID 1's limit where no reserve was set (see reserve_descriptors_in_flight). */
-    if (have_limit && setrlimit(RLIMIT_NOFILE, &files) != 0) die_with_error("PID 1 restoring RLIMIT_NOFILE");
+    /* Runs inherit the zygote's limit where no reserve was set (see reserve_descriptors_in_flight). */
+    if (have_limit && setrlimit(RLIMIT_NOFILE, &files) != 0) die_with_error("the zygote restoring RLIMIT_NOFILE");
     struct timespec tick = {0, 1000000};
     for (int waited = 0; waited < 1000 && sockets_left() > 0; waited++) nanosleep(&tick, NULL);
     struct timespec deferred = {0, DEFERRED_CLOSE_WAIT_MS * 1000000L};

@@ -38,6 +38,19 @@ int open_pidfd(pid_t pid) {
 #endif
 }
 
+/*
+ * fork(), for a child whose end signals nothing to its parent: wait4 without __WALL never takes it. The zygote's
+ * own children in the runs' namespace (a target's clone(CLONE_PARENT) siblings) are reaped with wait4(-1), which
+ * must never take PID 1 or the network maker. A sibling's end signals what its target's does, SIGCHLD.
+ */
+pid_t fork_quiet(void) {
+#ifdef __linux__
+    return (pid_t)syscall(SYS_clone, 0UL, NULL, NULL, NULL, 0UL);
+#else
+    return fork();
+#endif
+}
+
 void on_sigchld(int sig) {
     (void)sig;
     int saved = errno;
@@ -57,15 +70,35 @@ int write_all(int fd, const void *data, size_t len) {
     return 1;
 }
 
-/* A small file's text, NUL-terminated: its length, or -1 when it cannot be opened or is empty. */
-ssize_t read_text(const char *path, char *text, size_t size) {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+static ssize_t read_fd_text(int fd, char *text, size_t size) {
     if (fd < 0) return -1;
     ssize_t n = read(fd, text, size - 1);
     close(fd);
     if (n <= 0) return -1;
     text[n] = '\0';
     return n;
+}
+
+/* A small file's text, NUL-terminated: its length, or -1 when it cannot be opened or is empty. */
+ssize_t read_text(const char *path, char *text, size_t size) {
+    return read_fd_text(open(path, O_RDONLY | O_CLOEXEC), text, size);
+}
+
+int zygote_proc = -1;
+
+/* A file of /proc (`relative` to it: "self/net/sockstat"), read-only, as this process may see it. */
+int proc_open(const char *relative) {
+    if (zygote_proc >= 0) return openat(zygote_proc, relative, O_RDONLY | O_CLOEXEC);
+    char path[PATH_MAX];
+    if (snprintf(path, sizeof path, "/proc/%s", relative) >= (int)sizeof path) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+ssize_t read_proc_text(const char *relative, char *text, size_t size) {
+    return read_fd_text(proc_open(relative), text, size);
 }
 
 int read_exact(int fd, char *into, size_t len) {

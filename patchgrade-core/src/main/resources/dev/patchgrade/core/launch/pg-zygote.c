@@ -37,7 +37,7 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
     /* A session of our own, so a scheduler autogroup of our own: a run that lowers its autogroup's
      * priority (/proc/self/autogroup) must not lower the JVM's and Maven's with it. */
     if (setsid() < 0) zygote_fail(report, "setsid");
-    /* The helper's SIGCHLD self-pipe is its own: this process and its PID 1s wake on a new one. */
+    /* The helper's SIGCHLD self-pipe is its own: this process wakes on a new one. */
     if (close(helper.sigchld_pipe[0]) != 0 || close(helper.sigchld_pipe[1]) != 0) zygote_fail(report, "pipe");
     if (pipe2(helper.sigchld_pipe, O_CLOEXEC | O_NONBLOCK) != 0) zygote_fail(report, "pipe");
     if (spec.deny_userns) {
@@ -68,7 +68,7 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
         char path[64];
         snprintf(path, sizeof path, "/proc/sys/user/max_%s_namespaces", quotas[i]);
         /* No user namespace of a run's own: in one, a run holds the capabilities to make IPC namespaces and
-         * tmpfs mounts that PID 1 cannot see to clear, and whose memory the kernel frees only after the next
+         * tmpfs mounts that the zygote cannot see to clear, and whose memory the kernel frees only after the next
          * run has taken its baseline (a 300 MB segment hid that much of the next run's peak). */
         /* Nothing else stops that: the target's seccomp filter lets clone and unshare make namespaces. So a quota
          * of user namespaces that cannot be set ends the sandbox, on any kernel; the others only keep runs from
@@ -76,6 +76,9 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
         if (write_text(path, "%s", i == 0 ? "0" : "1024") != 0 && (i == 0 || errno != ENOENT))
             zygote_fail(report, i == 0 ? "userns_quota" : "namespace_quota");
     }
+    /* The host's /proc, ours to read once the runs' namespace has its own there: in that one we have no pid. */
+    zygote_proc = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (zygote_proc < 0) zygote_fail(report, "zygote_proc");
     build_root(report);
     /* Nothing of ours may be traced or read through /proc by what runs below. */
     if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0) zygote_fail(report, "undumpable");
@@ -84,12 +87,13 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
     int nets[2];
     if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, nets) != 0) zygote_fail(report, "net_maker");
     pid_t zygote = getpid();
-    pid_t maker = fork();
+    pid_t maker = fork_quiet();
     if (maker < 0) zygote_fail(report, "net_maker");
     if (maker == 0) {
         close(nets[0]);
         close(sock);
         close(report);
+        close(zygote_proc);
         net_maker_main(nets[1], zygote, leave);
         _exit(0);
     }
@@ -117,21 +121,44 @@ static int zygote_main(int sock, int report, int go, pid_t helper_pid) {
     }
     if (net_maker.pidfd >= 0 && fcntl(net_maker.pidfd, F_SETFD, FD_CLOEXEC) != 0) zygote_fail(report, "net_maker");
     if (write(nets[0], net_maker.pidfd >= 0 ? "p" : "f", 1) != 1) zygote_fail(report, "net_maker");
+    net_maker.sock = nets[0];
     if (unshare(CLONE_NEWUTS | CLONE_NEWPID) != 0) zygote_fail(report, "pid_namespace");
     if (sethostname("patchgrade", 10) != 0) zygote_fail(report, "hostname");
-    /* Our first child is PID 1 of the new namespace; it reports "ok" itself once /proc is up. We stay
-     * as its parent outside, and go when it goes (the helper then sees the socket close). */
-    pid_t init = fork();
+    /* Our first child is PID 1 of the new namespace; every later one, each run's target, lands there too. We stay
+     * outside, the runs' measurer: a run cannot name us. PID 1 says "u" once /proc is up (or tells the helper why
+     * not), and takes only the requests of pg-serve.c. */
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) zygote_fail(report, "init_socket");
+    pid_t init = fork_quiet();
     if (init < 0) zygote_fail(report, "fork_init");
     if (init == 0) {
-        init_main(sock, report, nets[0]);
+        int ours[] = {pair[0], sock, nets[0], zygote_proc, net_maker.pidfd, counters.memcg_stat_fd};
+        for (size_t i = 0; i < sizeof ours / sizeof ours[0]; i++) {
+            if (ours[i] >= 0 && close(ours[i]) != 0) _exit(2);
+        }
+        zygote_proc = -1;
+        init_main(pair[1], report);
         _exit(0);
     }
-    close(report);
-    close(sock);
-    close(nets[0]);
-    int status;
-    while (waitpid(init, &status, 0) < 0 && errno == EINTR) { }
+    if (close(pair[1]) != 0) zygote_fail(report, "init_socket");
+    reaper.sock = pair[0];
+    char init_up;
+    ssize_t said;
+    do {
+        said = read(reaper.sock, &init_up, 1);
+    } while (said < 0 && errno == EINTR);
+    if (said != 1 || init_up != 'u') {
+        errno = EPROTO;
+        zygote_fail(report, "init"); /* PID 1 told the helper first where it could */
+    }
+    hold_kept_paths();
+    /* Inherited by every target and what it starts, not by PID 1 or the network maker, forked before. */
+    open_task_clock();
+    char ok[16];
+    int ok_len = snprintf(ok, sizeof ok, "ok %d", counters.task_clock_fd >= 0);
+    if (write(report, ok, (size_t)ok_len) != ok_len) _exit(2);
+    if (close(report) != 0) _exit(2);
+    serve_runs(sock);
     _exit(0);
 }
 #endif /* __linux__ */

@@ -62,9 +62,38 @@ class AttacksTest {
         try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
             long started = System.nanoTime();
             LaunchResult result = launcher.launch(request("stop_parent").withTimeout(Duration.ofSeconds(30)));
+            assertThat(result.stdout().excerpt()).as("the process that waits for it is outside its PID namespace: no pid to name")
+                    .isEqualTo("stop no parent\n");
             assertThat(result.exitCode()).isZero();
             assertThat(result.timedOut()).isFalse();
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(25));
+        }
+    }
+
+    /**
+     * What measures a run is outside its PID namespace, and PID 1 takes no signal from inside it: a target that stops
+     * (or kills) every process it can signal and its parent reaches neither, so its run is answered as it ran, its
+     * memory parked in sockets is still sampled, and the helper's next runs are measured and sandboxed.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"STOP", "KILL"})
+    void signallingEveryProcessItCanReachesNeitherWhatMeasuresItNorTheNextRuns(String signal) {
+        try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
+            LaunchResult signalled = launcher.launch(request("attacker", "signal-all", signal).withTimeout(Duration.ofSeconds(60)));
+            assertThat(signalled.timedOut()).isFalse();
+            assertThat(signalled.exitCode()).isZero();
+            assertThat(signalled.stdout().excerpt()).startsWith("signalled ");
+            if (launcher.method().contains("cgroup_")) {
+                LaunchResult parked = launcher.launch(request("attacker", "signal-all", signal, "tcp-park", "200", "hold")
+                        .withTimeout(Duration.ofSeconds(60)));
+                assertThat(parked.exitCode()).isZero();
+                assertThat(parked.stdout().excerpt()).endsWith("parked 200 MB\n");
+                assertThat(parked.usage().treeRssKb()).as("sampled after the signals: " + parked.usage()).isGreaterThan(180_000L);
+            }
+            LaunchResult next = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", "echo $$; for p in /proc/[0-9]*; do echo ${p#/proc/}; done"))
+                    .withWorkingDirectory(dir));
+            assertThat(next.exitCode()).isZero();
+            assertThat(next.stdout().excerpt()).as("the first process of its run, alone in its namespace").isEqualTo("2\n2\n");
         }
     }
 

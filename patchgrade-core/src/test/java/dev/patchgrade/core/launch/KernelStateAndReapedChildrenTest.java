@@ -103,13 +103,13 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
 
     /**
      * A child the kernel reaps itself (its parent ignores SIGCHLD) takes its peak RSS, faults and I/O out of every
-     * wait4: 200 MB touched that way read as about 1 MB. Its CPU still reaches PID 1's task clock, which tells such a
+     * wait4: 200 MB touched that way read as about 1 MB. Its CPU still reaches the zygote's task clock, which tells such a
      * run apart: its per-process figures are unknown (null), never small.
      */
     @Test
     void theMemoryOfAnAutoReapedChildIsNeverReportedAsSmall() {
         try (Launcher launcher = open()) {
-            Assumptions.assumeTrue(launcher.method().contains("task_clock"), "needs PID 1's task clock: " + launcher.method());
+            Assumptions.assumeTrue(launcher.method().contains("task_clock"), "needs the zygote's task clock: " + launcher.method());
             LaunchResult tree = shLong(launcher, Fixtures.command("touch_mb") + " 20 & " + Fixtures.command("touch_mb") + " 30; wait");
             assertThat(tree.usage().processEscapedWait()).as("every process of an honest tree is waited for: " + tree.usage()).isFalse();
             assertThat(tree.usage().maxRssKb()).isGreaterThan(30_000L);
@@ -130,7 +130,7 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
             assertThat(hidden.usage().maxRssKb()).as("not the parent's own 1 MB").isNull();
             assertThat(hidden.usage().minorFaults()).isNull();
             assertThat(Usage.escapedWaitReason(hidden.usage().unwaitedCpuMicros(), "peak RSS")).contains("SIGCHLD");
-            // A child that execs a file it cannot read leaves PID 1's counters; a CPU cgroup still has its CPU (
+            // A child that execs a file it cannot read leaves the zygote's counters; a CPU cgroup still has its CPU (
             // 200 MB read as 1.6 MB here before the cgroup was asked too).
             if (launcher.cpuLimitation() == null) {
                 LaunchResult unreadable = runLong(launcher, Fixtures.command("attacker"), "sigchld-ign-xonly-touch", "200");
@@ -259,7 +259,7 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
 
     /**
      * A candidate parked 1,000 MB in connections to its own listeners that it never accepted, with a tree peak of
-     * 40 MB: a memory cgroup charges a TCP socket once it is accepted. PID 1 samples the run's sockets, accepted or not.
+     * 40 MB: a memory cgroup charges a TCP socket once it is accepted. The zygote samples the run's sockets, accepted or not.
      */
     @Test
     void memoryParkedInConnectionsNeverAcceptedCountsInTheTreePeak() {
@@ -524,7 +524,7 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
 
     /**
      * Without a writable cgroup (a user without root, cgroup v2 not delegated) no exact account exists
-     * for such a user without ptrace (see the README): PID 1's inherited task clock counts an
+     * for such a user without ptrace (see the README): the zygote's inherited task clock counts an
      * auto-reaped child, but not one that execs a file it cannot read. The report says what the
      * figures miss, where its CPU figures are reported, and a warning says so on the console.
      */
@@ -554,7 +554,7 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
                 assertThat(plainCpu).as("the gap this report states").isLessThan(300_000L);
                 return;
             }
-            assertThat(plainCpu).as("counted by PID 1's inherited task clock").isGreaterThanOrEqualTo(300_000L);
+            assertThat(plainCpu).as("counted by the zygote's inherited task clock").isGreaterThanOrEqualTo(300_000L);
             assertThat((String) facts.get("cpu_limitation")).contains("cannot read");
             LaunchResult escaped = launcher.launch(LaunchRequest.of(List.of(candidate, "sigchld-ign-xonly", "400")).withWorkingDirectory(dir));
             assertThat(escaped.stdout().excerpt()).isEqualTo("answer\n");

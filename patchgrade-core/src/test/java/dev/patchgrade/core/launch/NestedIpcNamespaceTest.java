@@ -9,10 +9,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Sandbox on: PID 1 enters a fresh IPC namespace before each run and clear_ipc empties it
+ * Sandbox on: the zygote enters a fresh IPC namespace before each run and clear_ipc empties it
  * after the run. (a) SysV objects keyed the same in two runs: no data may pass. (b) A run that makes an IPC
  * namespace of its own (unshare -Ui, a user namespace is allowed) creates its SysV segment there: clear_ipc only
- * walks PID 1's namespace, and the nested one is freed from a kernel work queue after the last process left, so the
+ * walks the zygote's namespace, and the nested one is freed from a kernel work queue after the last process left, so the
  * segment was still charged when the next run's baseline was taken (103 MB read for a 411 MB run). The sandbox now
  * allows runs no user namespace of their own (max_user_namespaces 0 inside it), so the nested namespace is refused.
  * (Thousands of queues and semaphore sets made clear_ipc take about 240-485 ms before an answer: measured, not

@@ -72,14 +72,14 @@ class NonRootTest {
      */
     /**
      * Without a cgroup (none for nobody here) a child the kernel reaps itself is told by the page faults it took, which
-     * PID 1's inherited counter has and no wait4: 2 MB touched that way is no peak RSS at all, never the parent's 1 MB. (So
+     * the zygote's inherited counter has and no wait4: 2 MB touched that way is no peak RSS at all, never the parent's 1 MB. (So
      * little takes the child too little CPU for the task clock's wide margin to tell it.)
      */
     @Test
     void theMemoryOfAnAutoReapedChildIsToldByItsFaults() {
         dev.patchgrade.core.SandboxAvailability.assumeAvailable();
         try (Launcher launcher = open(SandboxSpec.Mode.REQUIRED)) {
-            assumeTrue(launcher.method().contains("task_clock"), "needs PID 1's counters: " + launcher.method());
+            assumeTrue(launcher.method().contains("task_clock"), "needs the zygote's counters: " + launcher.method());
             LaunchResult hidden = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("attacker"), "sigchld-ign-touch", "2"))
                     .withWorkingDirectory(dir));
             assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Sandbox on: a run's private /tmp and /dev/shm were tmpfs mounts with no size= option, so each could take
  * half the machine's memory, in files no OOM kill takes back. Each now holds at most a sixteenth of memory and 65,536
- * files, and PID 1 replaces both as soon as the run's tree is reaped.
+ * files, and the zygote replaces both as soon as the run's tree is reaped.
  */
 class PrivateTmpfsBoundTest {
     @TempDir

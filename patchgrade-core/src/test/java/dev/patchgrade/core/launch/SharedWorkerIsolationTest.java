@@ -128,8 +128,8 @@ class SharedWorkerIsolationTest extends SandboxedRunTest {
     }
 
     /**
-     * PID 1 has the target's uid, so the kernel let a run set its limits (64 bits a run in a soft limit, inherited by
-     * every later target; RLIMIT_NOFILE 4 and no run could start again), nice value, CPUs, scheduling policy and I/O
+     * PID 1 has the target's uid, so the kernel let a run set its limits (64 bits a run in a soft limit, kept for the
+     * next run to read; RLIMIT_NOFILE 4 and no run could start again, when PID 1 started them), nice value, CPUs, scheduling policy and I/O
      * priority. Each is refused for pid 1, a run's own processes keep them all, and the next run starts as the first.
      */
     @Test

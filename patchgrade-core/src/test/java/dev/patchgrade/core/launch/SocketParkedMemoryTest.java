@@ -10,7 +10,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Memory a run keeps where PID 1's socket looks did not reach (connections reset before they were
+ * Memory a run keeps where the zygote's socket looks did not reach (connections reset before they were
  * accepted, IPv6, MPTCP), and memory the kernel freed after the answer, which the next run used unseen.
  */
 class SocketParkedMemoryTest extends SandboxedRunTest {
@@ -54,7 +54,7 @@ class SocketParkedMemoryTest extends SandboxedRunTest {
         }
     }
 
-    /** IPv6 (and v4-mapped) TCP sockets are not in sockstat's "TCP: inuse": PID 1 never dumps them. */
+    /** IPv6 (and v4-mapped) TCP sockets are not in sockstat's "TCP: inuse": the zygote never dumped them. */
     @Test
     void memoryParkedInIpv6ConnectionsNeverAcceptedCountsInTheTreePeak() {
         try (Launcher launcher = open()) {
@@ -67,7 +67,7 @@ class SocketParkedMemoryTest extends SandboxedRunTest {
         }
     }
 
-    /** A run's unix garbage (memfds in flight in a cycle) is freed by a kworker after PID 1 answered: the next run's credit. */
+    /** A run's unix garbage (memfds in flight in a cycle) is freed by a kworker after the zygote answered: the next run's credit. */
     @Test
     void memoryOfUnixGarbageIsNotCreditedToTheNextRun() {
         try (Launcher launcher = open()) {
@@ -82,7 +82,7 @@ class SocketParkedMemoryTest extends SandboxedRunTest {
 
     /**
      * A listener's receive buffer set large, a connection queued on it (taking that buffer), the
-     * listener's buffer then shrunk: PID 1 counted the waiting connection at the shrunk size (1,000 MB read as a
+     * listener's buffer then shrunk: the sampler counted the waiting connection at the shrunk size (1,000 MB read as a
      * 13 MB tree peak). SO_RCVBUF now does nothing, so a waiting connection holds at most the default buffer.
      */
     @Test

@@ -66,7 +66,7 @@ class StreamFileSafetyTest extends SandboxedRunTest {
 
     /**
      * 300 MB parked in memfds behind 200 sockets in flight inside each other, freed a link a jiffy by a kernel thread:
-     * past PID 1's wait, the next run's baseline took it in and that run's 300 MB read as a tree peak of 0. The parking
+     * past the launcher's wait, the next run's baseline took it in and that run's 300 MB read as a tree peak of 0. The parking
      * run is now one whose processes escaped: its per-process figures are unknown, and a ceiling on them an error.
      */
     @Test

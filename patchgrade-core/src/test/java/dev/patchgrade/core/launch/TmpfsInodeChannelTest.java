@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Sandbox on: PID 1 keeps a run's /tmp and /dev/shm for the next run
+ * Sandbox on: the zygote keeps a run's /tmp and /dev/shm for the next run
  * when the run left no entry there (fresh_tmpfs / left_something). A tmpfs numbers its inodes from a counter of its
  * own, so a run that creates and deletes a file K times leaves K in that counter: the next run creates one file and
  * reads K back from its inode number (and, likewise, from the directory's mtime). Fails if the value passes.

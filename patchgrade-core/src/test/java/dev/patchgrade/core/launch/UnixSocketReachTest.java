@@ -201,8 +201,8 @@ class UnixSocketReachTest {
     }
 
     /**
-     * No unix socket by another way than socket(). PID 1 of the sandbox holds its socket to the helper's
-     * side; pidfd_getfd and /proc/1/fd on it, inherited descriptors, x32 socket() and socketpair(), and socket() with
+     * No unix socket by another way than socket(). PID 1 of the sandbox holds its socket to the zygote (which holds
+     * the helper's and has no pid a run can name); pidfd_getfd and /proc/1/fd on it, inherited descriptors, x32 socket() and socketpair(), and socket() with
      * the family's high bits set all give the run nothing (PID 1 is not dumpable and holds capabilities the run lacks).
      */
     @Test
