@@ -96,25 +96,29 @@ class StoppedHelperCleanupTest {
     void aSlowProcWalkPlusAStopLoopDoesNotLeaveProcessesBehind() throws Exception {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         Path chain = dir.resolve("chain.sh");
+        // Every process of the run names this test's directory on its command line, so that the survivors counted below
+        // are this run's and not those of another build on the machine: the sleeps run through a link in it.
+        Path sleep = Files.createSymbolicLink(dir.resolve("sleep"), Path.of("/bin/sleep"));
         Files.writeString(chain, "n=$1\nif [ \"$n\" -gt 0 ]; then sh \"$0\" $((n-1)) \"$2\"; else i=0; "
-                + "while [ $i -lt 3000 ]; do sleep 60 & i=$((i+1)); done; echo $$ > \"$2\"; wait; fi\n");
+                + "while [ $i -lt 3000 ]; do " + sleep + " 60 & i=$((i+1)); done; echo $$ > \"$2\"; wait; fi\n");
         List<String> survivors = new ArrayList<>();
         String wrapper = "";
         Path looper = dir.resolve("slow-looper");
         Path bottom = dir.resolve("bottom");
         String loop = "while :; do kill -STOP '$H' 2>/dev/null; done";
         String script = "H=$PPID; setsid sh " + chain + " 60 " + bottom + " & while [ ! -s " + bottom + " ]; do sleep 0.1; done; "
-                + "setsid sh -c '" + loop + " & " + loop + " & " + loop + "' & echo $! > " + looper + "; sleep 60";
+                + "setsid sh -c ': " + dir + "; " + loop + " & " + loop + " & " + loop + "' & echo $! > " + looper + "; " + sleep + " 60";
         long[] times = run(wrapper, script, 8);
         Thread.sleep(1000);
-        long left = ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains("sleep 60")).count();
-        System.out.println("RED-STOPLOOP slow walk: 'sleep 60' processes left 1 s after close: " + left);
+        String ours = dir.toString();
+        long left = ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").contains(sleep + " 60")).count();
+        System.out.println("RED-STOPLOOP slow walk: sleep processes left 1 s after close: " + left);
         if (!gone(looper)) {
             survivors.add("looper");
         }
         // Killed processes on a busy machine take a moment to exit: those still there after 5 s outlived the run.
         java.util.function.Supplier<List<ProcessHandle>> runs = () -> ProcessHandle.allProcesses()
-                .filter(p -> p.info().commandLine().orElse("").matches(".*(sleep 60|chain.sh|kill -STOP).*")).toList();
+                .filter(p -> p.info().commandLine().orElse("").contains(ours)).toList();
         for (int i = 0; i < 50 && !runs.get().isEmpty(); i++) {
             Thread.sleep(100);
         }
