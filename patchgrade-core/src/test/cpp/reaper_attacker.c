@@ -1,0 +1,162 @@
+/*
+ * Attacking candidate aimed at who waits for a run and who reaps what it leaves: the target's parent (which it can
+ * make its tracer, and whose children clone(CLONE_PARENT) makes), and PID 1, which reaps the orphans.
+ *   traceme-segv          makes its parent its tracer (PTRACE_TRACEME), prints "traced", then dereferences NULL
+ *   traceme-stop SIG      the same, then raises SIG with a handler that prints "resumed" (an untraced program
+ *                         prints "traced", "resumed" and exits 0)
+ *   sibling-grandchild MS CMB SMB   a clone(CLONE_PARENT) sibling that touches SMB MB and forks a child that
+ *                         touches CMB MB and burns MS ms of CPU; both then sleep; once the child is done the target
+ *                         prints "answer" and exits 0, leaving the sibling and its child to the end of the run
+ *   pids N                forks N children one after another, each exiting at once: "pid P children C1 C2 ..."
+ *   burn MS               burns MS ms of CPU: "burnt"
+ *   siblings N MS         N clone(CLONE_PARENT) siblings that each burn MS ms and exit before the target
+ *                         does: "siblings N"
+ *   term-proof-fork N MS  blocks SIGTERM, has a clone(CLONE_PARENT) sibling that ignores SIGTERM and forks N
+ *                         children as fast as it can (each ignoring SIGTERM, burning MS ms, then sleeping), one more
+ *                         each time one ends; prints "forking" and sleeps: it ends only by SIGKILL
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static long long cpu_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (long long)t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+
+static void burn(long long ms) {
+    long long until = cpu_us() + ms * 1000LL;
+    volatile unsigned long x = 0;
+    while (cpu_us() < until) {
+        for (int i = 0; i < 10000; i++) x += (unsigned long)i;
+    }
+}
+
+static void touch(long long mb) {
+    if (mb <= 0) return;
+    size_t bytes = (size_t)mb << 20;
+    char *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) _exit(3);
+    for (size_t i = 0; i < bytes; i += 4096) p[i] = 1;
+}
+
+/* A child of our parent's (the same parent, the same exit signal); 0 in the child, like fork. */
+static pid_t clone_parent(void) {
+    return (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
+}
+
+static void resumed(int sig) {
+    (void)sig;
+    static const char line[] = "resumed\n";
+    if (write(1, line, sizeof line - 1) < 0) _exit(4);
+}
+
+int main(int argc, char **argv) {
+    setvbuf(stdout, NULL, _IONBF, 0);
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "traceme-segv") == 0 || (strcmp(mode, "traceme-stop") == 0 && argc > 2)) {
+        if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) printf("traceme errno=%d\n", errno);
+        printf("traced\n");
+        if (strcmp(mode, "traceme-segv") == 0) {
+            volatile int *nowhere = NULL;
+            *nowhere = 1;
+            return 0;
+        }
+        int sig = atoi(argv[2]);
+        signal(sig, resumed);
+        raise(sig);
+        return 0;
+    }
+    if (strcmp(mode, "sibling-grandchild") == 0 && argc > 4) {
+        int done[2];
+        if (pipe(done) != 0) return 2;
+        pid_t sibling = clone_parent();
+        if (sibling < 0) return 2;
+        if (sibling == 0) {
+            touch(atoll(argv[4]));
+            pid_t child = fork();
+            if (child == 0) {
+                touch(atoll(argv[3]));
+                burn(atoll(argv[2]));
+                if (write(done[1], "r", 1) != 1) _exit(5);
+                for (;;) pause();
+            }
+            for (;;) pause();
+        }
+        char r;
+        if (read(done[0], &r, 1) != 1) return 2;
+        printf("answer\n");
+        return 0;
+    }
+    if (strcmp(mode, "pids") == 0 && argc > 2) {
+        int n = atoi(argv[2]);
+        printf("pid %d children", (int)getpid());
+        for (int i = 0; i < n; i++) {
+            pid_t child = fork();
+            if (child == 0) _exit(0);
+            printf(" %d", (int)child);
+            waitpid(child, NULL, 0);
+        }
+        printf("\n");
+        return 0;
+    }
+    if (strcmp(mode, "burn") == 0 && argc > 2) {
+        burn(atoll(argv[2]));
+        printf("burnt\n");
+        return 0;
+    }
+    if (strcmp(mode, "siblings") == 0 && argc > 3) {
+        int n = atoi(argv[2]);
+        long long ms = atoll(argv[3]);
+        int made = 0;
+        for (int i = 0; i < n; i++) {
+            pid_t sibling = clone_parent();
+            if (sibling == 0) {
+                burn(ms);
+                _exit(0);
+            }
+            if (sibling > 0) made++;
+        }
+        /* Ours to wait for only by the zygote: give them time to end before we do. */
+        struct timespec pause_for = {0, 200L * 1000000L + ms * n * 1000000L / 2};
+        nanosleep(&pause_for, NULL);
+        printf("siblings %d\n", made);
+        return 0;
+    }
+    if (strcmp(mode, "term-proof-fork") == 0 && argc > 3) {
+        sigset_t term;
+        sigemptyset(&term);
+        sigaddset(&term, SIGTERM);
+        sigprocmask(SIG_BLOCK, &term, NULL);
+        signal(SIGTERM, SIG_IGN);
+        pid_t sibling = clone_parent();
+        if (sibling == 0) {
+            int most = atoi(argv[2]), live = 0;
+            for (;;) {
+                while (live >= most && waitpid(-1, NULL, 0) > 0) live--;
+                pid_t child = fork();
+                if (child == 0) {
+                    burn(atoll(argv[3]));
+                    for (;;) pause();
+                }
+                if (child > 0) live++;
+                else sched_yield();
+            }
+        }
+        printf("forking\n");
+        for (;;) pause();
+    }
+    fprintf(stderr, "unknown mode %s\n", mode);
+    return 2;
+}
