@@ -4,6 +4,7 @@
  *   traceme-segv          makes its parent its tracer (PTRACE_TRACEME), prints "traced", then dereferences NULL
  *   traceme-stop SIG      the same, then raises SIG with a handler that prints "resumed" (an untraced program
  *                         prints "traced", "resumed" and exits 0)
+ *   traceme-exec PROGRAM [ARGS...]   the same, then execs PROGRAM (a traced exec stops with SIGTRAP for the tracer)
  *   sibling-grandchild MS CMB SMB   a clone(CLONE_PARENT) sibling that touches SMB MB and forks a child that
  *                         touches CMB MB and burns MS ms of CPU; both then sleep; once the child is done the target
  *                         prints "answer" and exits 0, leaving the sibling and its child to the end of the run
@@ -65,6 +66,13 @@ static void resumed(int sig) {
 int main(int argc, char **argv) {
     setvbuf(stdout, NULL, _IONBF, 0);
     const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "traceme-exec") == 0 && argc > 2) {
+        if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) printf("traceme errno=%d\n", errno);
+        printf("traced\n");
+        execv(argv[2], argv + 2);
+        printf("exec errno=%d\n", errno);
+        return 2;
+    }
     if (strcmp(mode, "traceme-segv") == 0 || (strcmp(mode, "traceme-stop") == 0 && argc > 2)) {
         if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) printf("traceme errno=%d\n", errno);
         printf("traced\n");

@@ -71,6 +71,20 @@ class RunEndReapingTest extends SandboxedRunTest {
         }
     }
 
+    /**
+     * A traced exec stops with SIGTRAP for the tracer, which an untraced exec never sends: the program a traced
+     * target execs runs as it would untraced (a stop taken for the end read as "exit 5"; a tracer that handed the
+     * SIGTRAP back would kill it).
+     */
+    @Test
+    void aTracedTargetThatExecsRunsTheProgramItExecs() {
+        try (Launcher launcher = open()) {
+            LaunchResult exec = run(launcher, Fixtures.command("reaper_attacker"), "traceme-exec", "/bin/sh", "-c", "echo ran; exit 3");
+            assertThat(exec.stdout().excerpt()).endsWith("traced\nran\n");
+            assertThat(exec.outcome()).isEqualTo("exit 3");
+        }
+    }
+
     /** 500 siblings of 2 ms each, all ended before the target: reaped into this run, none into the next. */
     @Test
     void manySiblingsAreChargedToTheirOwnRunOnly() {
