@@ -12,6 +12,8 @@
  *   burn MS               burns MS ms of CPU: "burnt"
  *   siblings N MS         N clone(CLONE_PARENT) siblings that each burn MS ms and exit before the target
  *                         does: "siblings N"
+ *   fork-flood N          a clone(CLONE_PARENT) sibling forks children that sleep, and goes on forking (up to 2N) once
+ *                         it has N: the target then prints "answer" and exits 0, while the sibling still forks
  *   term-proof-fork N MS  blocks SIGTERM, has a clone(CLONE_PARENT) sibling that ignores SIGTERM and forks N
  *                         children as fast as it can (each ignoring SIGTERM, burning MS ms, then sleeping), one more
  *                         each time one ends; prints "forking" and sleeps: it ends only by SIGKILL
@@ -140,6 +142,26 @@ int main(int argc, char **argv) {
         struct timespec pause_for = {0, 200L * 1000000L + ms * n * 1000000L / 2};
         nanosleep(&pause_for, NULL);
         printf("siblings %d\n", made);
+        return 0;
+    }
+    if (strcmp(mode, "fork-flood") == 0 && argc > 2) {
+        int most = atoi(argv[2]);
+        int done[2];
+        if (pipe(done) != 0) return 2;
+        pid_t sibling = clone_parent();
+        if (sibling == 0) {
+            for (int made = 0; made < 2 * most;) {
+                pid_t child = fork();
+                if (child == 0) {
+                    for (;;) pause();
+                }
+                if (child > 0 && ++made == most && write(done[1], "r", 1) != 1) _exit(5);
+            }
+            for (;;) pause();
+        }
+        char r;
+        if (sibling < 0 || read(done[0], &r, 1) != 1) return 2;
+        printf("answer\n");
         return 0;
     }
     if (strcmp(mode, "term-proof-fork") == 0 && argc > 3) {

@@ -100,6 +100,21 @@ class RunEndReapingTest extends SandboxedRunTest {
         }
     }
 
+    /** A sibling still forking when the target ends: it and its 1,000 or more children are killed, and none is left to the next run. */
+    @Test
+    void aSiblingStillForkingWhenTheTargetEndsLeavesNothingToTheNextRun() {
+        String candidate = Fixtures.command("reaper_attacker");
+        try (Launcher launcher = open()) {
+            LaunchResult flood = runLong(launcher, candidate, "fork-flood", "1000");
+            assertThat(flood.stdout().excerpt()).isEqualTo("answer\n");
+            assertThat(flood.outcome()).isEqualTo("exit 0");
+            assertThat(flood.leftovers()).as("the sibling at least, killed at the end").isPositive();
+            LaunchResult next = run(launcher, candidate, "pids", "4");
+            assertThat(next.stdout().excerpt()).isEqualTo(HONEST_NEXT_RUN);
+            assertThat(next.usage().userMicros() + next.usage().systemMicros()).as(next.usage().toString()).isLessThan(100_000L);
+        }
+    }
+
     /**
      * At the timeout a target that blocks SIGTERM, and a sibling that ignores it and keeps up to 1,500 children
      * forking as they end, are all killed after the grace; the next run starts alone at pid 2.
