@@ -14,12 +14,16 @@
  *                         does: "siblings N"
  *   fork-flood N          a clone(CLONE_PARENT) sibling forks children that sleep, and goes on forking (up to 2N) once
  *                         it has N: the target then prints "answer" and exits 0, while the sibling still forks
+ *   mq-store VALUE / mq-load   VALUE left in a POSIX message queue "/pg-answer" of the run's IPC namespace, which
+ *                         mq-load reads back: "mq:VALUE", or "mq-none errno=E" where it has no such queue
  *   term-proof-fork N MS  blocks SIGTERM, has a clone(CLONE_PARENT) sibling that ignores SIGTERM and forks N
  *                         children as fast as it can (each ignoring SIGTERM, burning MS ms, then sleeping), one more
  *                         each time one ends; prints "forking" and sleeps: it ends only by SIGKILL
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <mqueue.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +166,28 @@ int main(int argc, char **argv) {
         char r;
         if (sibling < 0 || read(done[0], &r, 1) != 1) return 2;
         printf("answer\n");
+        return 0;
+    }
+    if (strcmp(mode, "mq-store") == 0 && argc > 2) {
+        struct mq_attr attr = {0, 4, 64, 0};
+        mqd_t q = mq_open("/pg-answer", O_CREAT | O_WRONLY, 0600, &attr);
+        if (q == (mqd_t)-1 || mq_send(q, argv[2], strlen(argv[2]), 0) != 0) {
+            printf("mq-store errno=%d\n", errno);
+            return 0;
+        }
+        printf("stored\n");
+        return 0;
+    }
+    if (strcmp(mode, "mq-load") == 0) {
+        mqd_t q = mq_open("/pg-answer", O_RDONLY | O_NONBLOCK);
+        char value[65];
+        ssize_t n = q == (mqd_t)-1 ? -1 : mq_receive(q, value, 64, NULL);
+        if (n < 0) {
+            printf("mq-none errno=%d\n", errno);
+            return 0;
+        }
+        value[n] = '\0';
+        printf("mq:%s\n", value);
         return 0;
     }
     if (strcmp(mode, "term-proof-fork") == 0 && argc > 3) {

@@ -115,6 +115,16 @@ class RunEndReapingTest extends SandboxedRunTest {
         }
     }
 
+    /** A POSIX message queue is the IPC namespace's, which the zygote makes anew for every run. */
+    @Test
+    void aMessageQueueLeftByARunIsGoneForTheNext() {
+        String candidate = Fixtures.command("reaper_attacker");
+        try (Launcher launcher = open()) {
+            assertThat(run(launcher, candidate, "mq-store", "golden-4242").stdout().excerpt()).isEqualTo("stored\n");
+            assertThat(run(launcher, candidate, "mq-load").stdout().excerpt()).isEqualTo("mq-none errno=2\n");
+        }
+    }
+
     /**
      * At the timeout a target that blocks SIGTERM, and a sibling that ignores it and keeps up to 1,500 children
      * forking as they end, are all killed after the grace; the next run starts alone at pid 2.
