@@ -14,6 +14,13 @@
  *                         does: "siblings N"
  *   fork-flood N          a clone(CLONE_PARENT) sibling forks children that sleep, and goes on forking (up to 2N) once
  *                         it has N: the target then prints "answer" and exits 0, while the sibling still forks
+ *   sibling-traceme MS    a clone(CLONE_PARENT) sibling makes its parent (the target's) its tracer, burns MS ms and
+ *                         raises SIGUSR1 with a handler that prints "resumed", then sleeps; the target waits for the
+ *                         burn to be done (and 100 ms more), prints "answer" and exits 0
+ *   stopped-sibling-hides CHURN MB   a clone(CLONE_PARENT) sibling makes its parent its tracer, takes the faults of
+ *                         CHURN MB (1 MB mapped, touched and unmapped at a time: a small resident set), then stops
+ *                         at a signal; meanwhile the target, ignoring SIGCHLD, has a child (reaped by the kernel)
+ *                         touch MB; the target then prints "answer" and exits 0
  *   mq-store VALUE / mq-load   VALUE left in a POSIX message queue "/pg-answer" of the run's IPC namespace, which
  *                         mq-load reads back: "mq:VALUE", or "mq-none errno=E" where it has no such queue
  *   term-proof-fork N MS  blocks SIGTERM, has a clone(CLONE_PARENT) sibling that ignores SIGTERM and forks N
@@ -165,6 +172,55 @@ int main(int argc, char **argv) {
         }
         char r;
         if (sibling < 0 || read(done[0], &r, 1) != 1) return 2;
+        printf("answer\n");
+        return 0;
+    }
+    if (strcmp(mode, "sibling-traceme") == 0 && argc > 2) {
+        int done[2];
+        if (pipe(done) != 0) return 2;
+        pid_t sibling = clone_parent();
+        if (sibling == 0) {
+            if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) printf("traceme errno=%d\n", errno);
+            burn(atoll(argv[2]));
+            if (write(done[1], "r", 1) != 1) _exit(5);
+            signal(SIGUSR1, resumed);
+            raise(SIGUSR1);
+            for (;;) pause();
+        }
+        char r;
+        if (sibling < 0 || read(done[0], &r, 1) != 1) return 2;
+        struct timespec settle = {0, 100L * 1000000L};
+        nanosleep(&settle, NULL);
+        printf("answer\n");
+        return 0;
+    }
+    if (strcmp(mode, "stopped-sibling-hides") == 0 && argc > 3) {
+        int done[2];
+        if (pipe(done) != 0) return 2;
+        pid_t sibling = clone_parent();
+        if (sibling == 0) {
+            if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) printf("traceme errno=%d\n", errno);
+            for (long long mb = atoll(argv[2]); mb > 0; mb--) {
+                char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (p == MAP_FAILED) _exit(3);
+                for (size_t i = 0; i < (1 << 20); i += 4096) p[i] = 1;
+                munmap(p, 1 << 20);
+            }
+            if (write(done[1], "r", 1) != 1) _exit(5);
+            raise(SIGUSR1);
+            _exit(0);
+        }
+        signal(SIGCHLD, SIG_IGN);
+        pid_t hidden = fork();
+        if (hidden == 0) {
+            touch(atoll(argv[3]));
+            _exit(0);
+        }
+        while (wait(NULL) > 0 || errno == EINTR) { }
+        char r;
+        if (sibling < 0 || read(done[0], &r, 1) != 1) return 2;
+        struct timespec settle = {0, 100L * 1000000L};
+        nanosleep(&settle, NULL);
         printf("answer\n");
         return 0;
     }

@@ -85,6 +85,35 @@ class RunEndReapingTest extends SandboxedRunTest {
         }
     }
 
+    /**
+     * A sibling that made the zygote its tracer and stopped was reaped twice, once at its stop with the live process's
+     * usage and again at its end: a 300 ms sibling read as 600 ms.
+     */
+    @Test
+    void aTracedSiblingIsCountedOnce() {
+        try (Launcher launcher = open()) {
+            LaunchResult traced = runLong(launcher, Fixtures.command("reaper_attacker"), "sibling-traceme", "300");
+            assertThat(traced.stdout().excerpt()).endsWith("answer\n");
+            long cpu = traced.usage().userMicros() + traced.usage().systemMicros();
+            assertThat(cpu).as("300 ms burnt: " + traced.usage()).isBetween(250_000L, 450_000L);
+        }
+    }
+
+    /**
+     * Counted twice, the stopped sibling's faults (200 MB mapped and unmapped 1 MB at a time) explained away those of
+     * a 100 MB child the kernel reaped: the run read as 1.5 MB with no escape told, 3 runs of 3.
+     */
+    @Test
+    void aStoppedTracedSiblingDoesNotExplainAwayTheMemoryOfAChildTheKernelReaped() {
+        try (Launcher launcher = open()) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(launcher.method().contains("cgroup_"), "needs a memory cgroup: " + launcher.method());
+            LaunchResult hidden = runLong(launcher, Fixtures.command("reaper_attacker"), "stopped-sibling-hides", "200", "100");
+            assertThat(hidden.stdout().excerpt()).isEqualTo("answer\n");
+            assertThat(hidden.usage().maxRssKb()).as("unknown (null) or the child's 100 MB, never small: " + hidden.usage())
+                    .satisfiesAnyOf(rss -> assertThat(rss).isNull(), rss -> assertThat(rss).isGreaterThan(100_000L));
+        }
+    }
+
     /** 500 siblings of 2 ms each, all ended before the target: reaped into this run, none into the next. */
     @Test
     void manySiblingsAreChargedToTheirOwnRunOnly() {
