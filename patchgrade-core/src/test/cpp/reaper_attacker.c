@@ -70,6 +70,30 @@ static pid_t clone_parent(void) {
     return (pid_t)syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
 }
 
+/* The sibling's word that its work is done, and the target's answer once it has it. */
+static int done_pipe[2];
+
+static void tell_done(void) {
+    if (write(done_pipe[1], "r", 1) != 1) _exit(5);
+}
+
+static int answer_when_done(long settle_ms) {
+    char r;
+    if (read(done_pipe[0], &r, 1) != 1) return 2;
+    struct timespec settle = {settle_ms / 1000, (settle_ms % 1000) * 1000000L};
+    nanosleep(&settle, NULL);
+    printf("answer\n");
+    return 0;
+}
+
+/* A sibling (see clone_parent) that will tell when it is done, and with `traced` has made its parent its tracer. */
+static pid_t sibling_telling_done(int traced) {
+    if (pipe(done_pipe) != 0) return -1;
+    pid_t sibling = clone_parent();
+    if (sibling == 0 && traced && ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) printf("traceme errno=%d\n", errno);
+    return sibling;
+}
+
 static void resumed(int sig) {
     (void)sig;
     static const char line[] = "resumed\n";
@@ -100,9 +124,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (strcmp(mode, "sibling-grandchild") == 0 && argc > 4) {
-        int done[2];
-        if (pipe(done) != 0) return 2;
-        pid_t sibling = clone_parent();
+        pid_t sibling = sibling_telling_done(0);
         if (sibling < 0) return 2;
         if (sibling == 0) {
             touch(atoll(argv[4]));
@@ -110,15 +132,12 @@ int main(int argc, char **argv) {
             if (child == 0) {
                 touch(atoll(argv[3]));
                 burn(atoll(argv[2]));
-                if (write(done[1], "r", 1) != 1) _exit(5);
+                tell_done();
                 for (;;) pause();
             }
             for (;;) pause();
         }
-        char r;
-        if (read(done[0], &r, 1) != 1) return 2;
-        printf("answer\n");
-        return 0;
+        return answer_when_done(0);
     }
     if (strcmp(mode, "pids") == 0 && argc > 2) {
         int n = atoi(argv[2]);
@@ -157,56 +176,40 @@ int main(int argc, char **argv) {
     }
     if (strcmp(mode, "fork-flood") == 0 && argc > 2) {
         int most = atoi(argv[2]);
-        int done[2];
-        if (pipe(done) != 0) return 2;
-        pid_t sibling = clone_parent();
+        pid_t sibling = sibling_telling_done(0);
         if (sibling == 0) {
             for (int made = 0; made < 2 * most;) {
                 pid_t child = fork();
                 if (child == 0) {
                     for (;;) pause();
                 }
-                if (child > 0 && ++made == most && write(done[1], "r", 1) != 1) _exit(5);
+                if (child > 0 && ++made == most) tell_done();
             }
             for (;;) pause();
         }
-        char r;
-        if (sibling < 0 || read(done[0], &r, 1) != 1) return 2;
-        printf("answer\n");
-        return 0;
+        return sibling < 0 ? 2 : answer_when_done(0);
     }
     if (strcmp(mode, "sibling-traceme") == 0 && argc > 2) {
-        int done[2];
-        if (pipe(done) != 0) return 2;
-        pid_t sibling = clone_parent();
+        pid_t sibling = sibling_telling_done(1);
         if (sibling == 0) {
-            if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) printf("traceme errno=%d\n", errno);
             burn(atoll(argv[2]));
-            if (write(done[1], "r", 1) != 1) _exit(5);
+            tell_done();
             signal(SIGUSR1, resumed);
             raise(SIGUSR1);
             for (;;) pause();
         }
-        char r;
-        if (sibling < 0 || read(done[0], &r, 1) != 1) return 2;
-        struct timespec settle = {0, 100L * 1000000L};
-        nanosleep(&settle, NULL);
-        printf("answer\n");
-        return 0;
+        return sibling < 0 ? 2 : answer_when_done(100);
     }
     if (strcmp(mode, "stopped-sibling-hides") == 0 && argc > 3) {
-        int done[2];
-        if (pipe(done) != 0) return 2;
-        pid_t sibling = clone_parent();
+        pid_t sibling = sibling_telling_done(1);
         if (sibling == 0) {
-            if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) printf("traceme errno=%d\n", errno);
             for (long long mb = atoll(argv[2]); mb > 0; mb--) {
                 char *p = mmap(NULL, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
                 if (p == MAP_FAILED) _exit(3);
                 for (size_t i = 0; i < (1 << 20); i += 4096) p[i] = 1;
                 munmap(p, 1 << 20);
             }
-            if (write(done[1], "r", 1) != 1) _exit(5);
+            tell_done();
             raise(SIGUSR1);
             _exit(0);
         }
@@ -217,12 +220,7 @@ int main(int argc, char **argv) {
             _exit(0);
         }
         while (wait(NULL) > 0 || errno == EINTR) { }
-        char r;
-        if (sibling < 0 || read(done[0], &r, 1) != 1) return 2;
-        struct timespec settle = {0, 100L * 1000000L};
-        nanosleep(&settle, NULL);
-        printf("answer\n");
-        return 0;
+        return sibling < 0 ? 2 : answer_when_done(100);
     }
     if (strcmp(mode, "mq-store") == 0 && argc > 2) {
         struct mq_attr attr = {0, 4, 64, 0};
