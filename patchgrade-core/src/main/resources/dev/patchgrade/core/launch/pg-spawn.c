@@ -20,28 +20,6 @@ void add_usage(struct tree *tree, const struct rusage *u) {
 }
 
 /*
- * A stop of a child that made us its tracer (PTRACE_TRACEME), which wait4 reports even without WUNTRACED: not its
- * end, and the usage it comes with is the live process's, which its end reports again (a stopped sibling's 200 MB
- * of faults, counted twice, explained away a 100 MB child the kernel reaped, read as 1.5 MB). Let go with the signal
- * it stopped for, but the SIGTRAP a traced exec sends the process itself (SI_USER), which an untraced exec never
- * gets and which would kill it. Returns whether `status` was such a stop.
- */
-static int let_tracee_go(pid_t pid, int status) {
-#ifdef __linux__
-    if (!WIFSTOPPED(status)) return 0;
-    siginfo_t why;
-    int sig = WSTOPSIG(status);
-    if (sig == SIGTRAP && ptrace(PTRACE_GETSIGINFO, pid, 0, &why) == 0 && why.si_code == SI_USER) sig = 0;
-    ptrace(PTRACE_DETACH, pid, 0, (void *)(long)sig);
-    return 1;
-#else
-    (void)pid;
-    (void)status;
-    return 0;
-#endif
-}
-
-/*
  * Reaps children, adding their usage, until none is left (ECHILD: `childless`) or, with WNOHANG in `options`, none
  * has ended; returns how many. Without __WALL only the children whose end signals SIGCHLD are taken.
  */
@@ -56,7 +34,11 @@ int reap_children(struct tree *tree, int count_killed, int options) {
             tree->childless = pid < 0 && errno == ECHILD;
             return reaped;
         }
-        if (let_tracee_go(pid, status)) continue;
+        /* A stop of a child that made us its tracer (PTRACE_TRACEME), which wait4 reports even without WUNTRACED: not
+         * its end, and its usage is the live process's, which the end reports again (a stopped sibling's 200 MB of
+         * churned faults, counted twice, explained away a 100 MB child the kernel reaped: read as 1.5 MB). Left
+         * stopped: let go, a child that stops again at once could keep a WNOHANG reap from ever finding none. */
+        if (WIFSTOPPED(status)) continue;
         add_usage(tree, &u);
         if (count_killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) tree->leftovers++;
         reaped++;
@@ -386,8 +368,19 @@ int wait_target(pid_t pid, int pidfd, const struct request *r, int pid_namespace
         }
         pid_t done = look ? wait4(pid, &status, WNOHANG, &u) : 0;
         look = 1;
-        /* Not its end: a stop the target's tracer (us) is told of. Taken for the end, a crash read as "exit 11". */
-        if (done == pid && let_tracee_go(pid, status)) continue;
+#ifdef __linux__
+        if (done == pid && WIFSTOPPED(status)) {
+            /* Not its end: a stop of a target that made us its tracer (PTRACE_TRACEME), which wait4 reports even
+             * without WUNTRACED (taken for the end, a crash read as "exit 11" and the run was cut short). Let go with
+             * the signal it stopped for, but the SIGTRAP a traced exec sends the process itself (SI_USER), which an
+             * untraced exec never gets and which would kill it; the deadline is still checked below. */
+            siginfo_t why;
+            int sig = WSTOPSIG(status);
+            if (sig == SIGTRAP && ptrace(PTRACE_GETSIGINFO, pid, 0, &why) == 0 && why.si_code == SI_USER) sig = 0;
+            ptrace(PTRACE_DETACH, pid, 0, (void *)(long)sig);
+            done = 0;
+        }
+#endif
         if (done == pid) {
             out->status = status;
             add_usage(&out->tree, &u);
