@@ -5,6 +5,8 @@
  *   traceme-stop SIG      the same, then raises SIG with a handler that prints "resumed" (an untraced program
  *                         prints "traced", "resumed" and exits 0)
  *   traceme-exec PROGRAM [ARGS...]   the same, then execs PROGRAM (a traced exec stops with SIGTRAP for the tracer)
+ *   traceme-storm         makes its parent its tracer and stops for it again and again, as fast as it can: it ends
+ *                         only when killed
  *   sibling-grandchild MS CMB SMB   a clone(CLONE_PARENT) sibling that touches SMB MB and forks a child that
  *                         touches CMB MB and burns MS ms of CPU; both then sleep; once the child is done the target
  *                         prints "answer" and exits 0, leaving the sibling and its child to the end of the run
@@ -109,6 +111,14 @@ int main(int argc, char **argv) {
         execv(argv[2], argv + 2);
         printf("exec errno=%d\n", errno);
         return 2;
+    }
+    if (strcmp(mode, "traceme-storm") == 0) {
+        signal(SIGUSR1, SIG_IGN);
+        printf("storming\n");
+        for (;;) {
+            ptrace(PTRACE_TRACEME, 0, 0, 0);
+            raise(SIGUSR1);
+        }
     }
     if (strcmp(mode, "traceme-segv") == 0 || (strcmp(mode, "traceme-stop") == 0 && argc > 2)) {
         if (ptrace(PTRACE_TRACEME, 0, 0, 0) != 0) printf("traceme errno=%d\n", errno);

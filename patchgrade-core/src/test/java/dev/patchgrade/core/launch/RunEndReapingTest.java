@@ -71,6 +71,17 @@ class RunEndReapingTest extends SandboxedRunTest {
         }
     }
 
+    /** A target that stops for its tracer again and again, as fast as it can, still times out at its deadline. */
+    @Test
+    void aTargetStoppingForItsTracerWithoutEndStillTimesOut() {
+        try (Launcher launcher = open()) {
+            LaunchResult storm = launcher.launch(LaunchRequest.of(List.of(Fixtures.command("reaper_attacker"), "traceme-storm"))
+                    .withWorkingDirectory(dir).withTimeout(Duration.ofSeconds(1)));
+            assertThat(storm.stdout().excerpt()).isEqualTo("storming\n");
+            assertThat(storm.timedOut()).as(storm.outcome()).isTrue();
+        }
+    }
+
     /**
      * A traced exec stops with SIGTRAP for the tracer, which an untraced exec never sends: the program a traced
      * target execs runs as it would untraced (a stop taken for the end read as "exit 5"; a tracer that handed the
