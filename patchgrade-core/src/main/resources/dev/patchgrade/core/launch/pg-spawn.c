@@ -1,4 +1,7 @@
 #include "pg-helper.h"
+#ifdef __linux__
+#include <sys/ptrace.h>
+#endif
 
 /* ---------------------------------------------------------------------------------------------
  * The tree: everything below a reaper (the helper; in the sandbox the zygote for the target, PID 1 for the rest),
@@ -31,6 +34,11 @@ int reap_children(struct tree *tree, int count_killed, int options) {
             tree->childless = pid < 0 && errno == ECHILD;
             return reaped;
         }
+        /* A stop of a child that made us its tracer (PTRACE_TRACEME), which wait4 reports even without WUNTRACED: not
+         * its end, and its usage is the live process's, which the end reports again (a stopped sibling's 200 MB of
+         * churned faults, counted twice, explained away a 100 MB child the kernel reaped: read as 1.5 MB). Left
+         * stopped: let go, a child that stops again at once could keep a WNOHANG reap from ever finding none. */
+        if (WIFSTOPPED(status)) continue;
         add_usage(tree, &u);
         if (count_killed && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) tree->leftovers++;
         reaped++;
@@ -360,6 +368,19 @@ int wait_target(pid_t pid, int pidfd, const struct request *r, int pid_namespace
         }
         pid_t done = look ? wait4(pid, &status, WNOHANG, &u) : 0;
         look = 1;
+#ifdef __linux__
+        if (done == pid && WIFSTOPPED(status)) {
+            /* Not its end: a stop of a target that made us its tracer (PTRACE_TRACEME), which wait4 reports even
+             * without WUNTRACED (taken for the end, a crash read as "exit 11" and the run was cut short). Let go with
+             * the signal it stopped for, but the SIGTRAP a traced exec sends the process itself (SI_USER), which an
+             * untraced exec never gets and which would kill it; the deadline is still checked below. */
+            siginfo_t why;
+            int sig = WSTOPSIG(status);
+            if (sig == SIGTRAP && ptrace(PTRACE_GETSIGINFO, pid, 0, &why) == 0 && why.si_code == SI_USER) sig = 0;
+            ptrace(PTRACE_DETACH, pid, 0, (void *)(long)sig);
+            done = 0;
+        }
+#endif
         if (done == pid) {
             out->status = status;
             add_usage(&out->tree, &u);
