@@ -6,7 +6,7 @@ long long now_us(void) {
     return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
-/* This process's own CPU: PID 1's, which its inherited counters count with the run's; the helper's, in its cgroup. */
+/* This process's own CPU: the zygote's, which its inherited counters count with the run's; PID 1's; the helper's, in its cgroup. */
 long long own_cpu_us(void) {
     struct timespec t;
     if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) != 0) return -1;
