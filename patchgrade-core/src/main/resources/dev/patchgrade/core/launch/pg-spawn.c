@@ -377,7 +377,9 @@ int wait_target(pid_t pid, int pidfd, const struct request *r, int pid_namespace
             siginfo_t why;
             int sig = WSTOPSIG(status);
             if (sig == SIGTRAP && ptrace(PTRACE_GETSIGINFO, pid, 0, &why) == 0 && why.si_code == SI_USER) sig = 0;
-            ptrace(PTRACE_DETACH, pid, 0, (void *)(long)sig);
+            if (ptrace(PTRACE_DETACH, pid, 0, (void *)(long)sig) != 0) {
+                /* ESRCH: killed meanwhile, reaped at the next look; otherwise it stays stopped and the deadline ends it. */
+            }
             done = 0;
         }
 #endif
