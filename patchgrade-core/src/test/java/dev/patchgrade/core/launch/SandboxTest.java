@@ -169,18 +169,20 @@ class SandboxTest {
     @Test
     void leftoversAreKilledCountedAndTheirCostIncluded() throws Exception {
         String work = "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done";
+        // This JVM's own length of sleep: the survivors counted below are this test's, not another build's.
+        String nap = "sleep 300." + ProcessHandle.current().pid();
         try (Launcher launcher = Launchers.open(log, spec(List.of(), List.of(dir), List.of()))) {
             LaunchResult alone = sh(launcher, dir, work);
             // A daemon in a new session that would outlive the run, and a child that does the same work and is
             // never waited for: the parent leaves once the work is done, whatever the machine's speed. The mark is a
             // redirection, not touch: a touch still exiting when the parent sees its file would be a third leftover.
-            LaunchResult run = sh(launcher, dir, "setsid sleep 300 & (" + work + "; : > /tmp/worked; sleep 300) & "
+            LaunchResult run = sh(launcher, dir, "setsid " + nap + " & (" + work + "; : > /tmp/worked; " + nap + ") & "
                     + "while [ ! -e /tmp/worked ]; do sleep 0.01; done; echo parent-done");
             assertThat(out(run)).isEqualTo("parent-done\n");
             assertThat(run.leftovers()).isEqualTo(2);
             assertThat(run.usage().userMicros()).as("the unwaited child's CPU counts").isGreaterThan(alone.usage().userMicros() / 2);
         }
-        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").equals("sleep 300")).toList()).isEmpty();
+        assertThat(ProcessHandle.allProcesses().filter(p -> p.info().commandLine().orElse("").equals(nap)).toList()).isEmpty();
     }
 
     @Test
