@@ -26,12 +26,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class HelperLauncher implements Launcher {
     /** Set to {@code false} to make new helpers wait through SIGCHLD, the path of systems without pidfds. */
     static final String PIDFD_PROPERTY = "patchgrade.helper.pidfd";
-    /** Set to {@code true} to make helpers behave as on a kernel that refuses user namespaces (tests). */
-    static final String DENY_USERNS_PROPERTY = "patchgrade.sandbox.denyUserns";
-    /** Tests: a command the helper is started through, e.g. {@code setpriv --reuid=65534 ...} to see what a non-root user gets. */
-    static final String WRAPPER_PROPERTY = "patchgrade.helper.wrapper";
-    /** Beyond a run's own timeout and grace, how long the JVM waits for the helper's answer (milliseconds; tests shorten it). */
-    static final String ANSWER_MARGIN_PROPERTY = "patchgrade.helper.answerMarginMillis";
     static final Duration STARTUP = Duration.ofSeconds(20);
 
     private final Path helperBinary;
@@ -70,7 +64,7 @@ final class HelperLauncher implements Launcher {
         List<String> arguments = new ArrayList<>(List.of("--cgroup"));
         if (spec.mode() != SandboxSpec.Mode.OFF) {
             arguments.add("--sandbox");
-            if (Boolean.getBoolean(DENY_USERNS_PROPERTY)) {
+            if (HelperTestHooks.userNamespacesDenied()) {
                 arguments.add("--deny-userns");
             }
             arguments.addAll(spec.helperArguments());
@@ -176,7 +170,7 @@ final class HelperLauncher implements Launcher {
         Map<String, String> reply;
         try {
             files = RunFiles.create(scratch, slot, request, true);
-            Duration deadline = request.timeout().plus(grace).plus(Duration.ofMillis(Long.getLong(ANSWER_MARGIN_PROPERTY, 10_000)));
+            Duration deadline = request.timeout().plus(grace).plus(HelperTestHooks.answerMargin());
             try {
                 String token = HelperProtocol.token();
                 reply = helper.run(HelperProtocol.encode(token, request, resolution.path(), files, grace), token, deadline, watchdog);

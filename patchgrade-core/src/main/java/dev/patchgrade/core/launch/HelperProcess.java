@@ -58,7 +58,7 @@ final class HelperProcess {
     static HelperProcess start(Path binary, Path scratch, String slot, List<String> arguments, Watchdog watchdog) throws IOException {
         Path pidFile = scratch.resolve(slot + ".pid");
         List<String> command = new ArrayList<>();
-        String wrapper = System.getProperty(HelperLauncher.WRAPPER_PROPERTY, "");
+        String wrapper = HelperTestHooks.wrapper();
         if (!wrapper.isBlank()) {
             command.addAll(List.of(wrapper.strip().split("\\s+")));
             // The wrapped helper runs as another user: it must be able to write its scratch files.

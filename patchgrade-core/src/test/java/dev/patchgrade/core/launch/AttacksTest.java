@@ -30,7 +30,7 @@ class AttacksTest {
 
     @AfterEach
     void clearProperties() {
-        System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+        HelperTestHooks.answerMargin(null);
     }
 
     private Launcher open(SandboxSpec.Mode mode) {
@@ -99,7 +99,7 @@ class AttacksTest {
 
     @Test
     void aStoppedHelperEndsTheRunWithLauncherFailedAndTheNextRunGetsAFreshOne() {
-        System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+        HelperTestHooks.answerMargin(Duration.ofMillis(500));
         try (Launcher launcher = open(SandboxSpec.Mode.OFF)) {
             assertThatThrownBy(() -> launcher.launch(request("stop_parent").withTimeout(Duration.ofSeconds(1))))
                     .isInstanceOf(PatchgradeException.class)

@@ -28,8 +28,8 @@ class DeadlineKillTargetTest {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         Process victim = new ProcessBuilder("setsid", "sleep", "60").start();
         long pid = victim.pid();
-        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups");
-        System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+        HelperTestHooks.startHelpersThrough("/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups");
+        HelperTestHooks.answerMargin(Duration.ofMillis(500));
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
             String script = "exec 2>" + dir.resolve("log") + "; ls -la " + Scratch.base() + "/patchgrade-launch-*/ >&2; for f in $(tr '\\0' '\\n' < /proc/$PPID/cmdline | grep '[.]pid$'); do test -w $f && printf '%-11d\\n' " + pid
                     + " 1<> $f && echo aimed $f >&2; done; kill -STOP $PPID; sleep 30";
@@ -45,8 +45,8 @@ class DeadlineKillTargetTest {
             System.out.println("RED-PID victim " + pid + " died=" + died);
             assertThat(died).as("an unrelated root process group survives the deadline kill").isFalse();
         } finally {
-            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
-            System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+            HelperTestHooks.startHelpersThrough("");
+            HelperTestHooks.answerMargin(null);
             victim.destroyForcibly();
         }
     }
@@ -56,8 +56,8 @@ class DeadlineKillTargetTest {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
         for (String wrapper : List.of("", "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups")) {
             Path pidOfSleeper = dir.resolve("sleeper" + wrapper.length());
-            System.setProperty(HelperLauncher.WRAPPER_PROPERTY, wrapper);
-            System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+            HelperTestHooks.startHelpersThrough(wrapper);
+            HelperTestHooks.answerMargin(Duration.ofMillis(500));
             try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
                 // Stops its helper first: the pid file must name the group before the target runs a line.
                 String script = "kill -STOP $PPID; sleep 60 & echo $! > " + pidOfSleeper + "; wait";
@@ -67,8 +67,8 @@ class DeadlineKillTargetTest {
                     // launcher_failed: the helper was stopped
                 }
             } finally {
-                System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
-                System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+                HelperTestHooks.startHelpersThrough("");
+                HelperTestHooks.answerMargin(null);
             }
             boolean gone = RunGone.gone(Long.parseLong(Files.readString(pidOfSleeper).strip()), Duration.ofSeconds(5));
             assertThat(gone).as("the run's own background child (wrapper '%s') dies with its group", wrapper).isTrue();

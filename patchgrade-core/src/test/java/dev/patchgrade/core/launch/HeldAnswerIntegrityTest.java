@@ -41,8 +41,8 @@ class HeldAnswerIntegrityTest {
         List<String> wrong = new ArrayList<>();
         for (String wrapper : List.of("/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups", "")) {
             Path sleeper = dir.resolve("sleeper-" + signal + wrapper.length());
-            System.setProperty(HelperLauncher.WRAPPER_PROPERTY, wrapper);
-            System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+            HelperTestHooks.startHelpersThrough(wrapper);
+            HelperTestHooks.answerMargin(Duration.ofMillis(500));
             long t0 = System.nanoTime();
             String first;
             String second;
@@ -58,8 +58,8 @@ class HeldAnswerIntegrityTest {
                 first = outcome(n);
                 second = outcome(next);
             } finally {
-                System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
-                System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+                HelperTestHooks.startHelpersThrough("");
+                HelperTestHooks.answerMargin(null);
             }
             long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
             String as = " (" + signal + ", wrapper '" + wrapper + "')";

@@ -68,14 +68,14 @@ class HeldOutputIsolationTest {
     void withoutTheSandboxTheNextRunCannotRewriteThisRunsOutput() throws Exception {
         List<String> forged = new ArrayList<>();
         for (String wrapper : List.of("/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups", "")) {
-            System.setProperty(HelperLauncher.WRAPPER_PROPERTY, wrapper);
+            HelperTestHooks.startHelpersThrough(wrapper);
             try {
                 int count = forgedOutputs(() -> Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1));
                 if (count > 0) {
                     forged.add(count + "/" + TRIES + " with wrapper '" + wrapper + "'");
                 }
             } finally {
-                System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+                HelperTestHooks.startHelpersThrough("");
             }
         }
         assertThat(forged).as("runs graded on output the next run wrote").isEmpty();

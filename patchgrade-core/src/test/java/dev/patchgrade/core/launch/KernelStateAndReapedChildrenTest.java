@@ -535,7 +535,7 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
         Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         Path cache = Files.createDirectories(dir.resolve("cache"));
         System.setProperty("patchgrade.cacheDir", cache.toString());
-        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, setpriv + " --reuid=65534 --regid=65534 --clear-groups");
+        HelperTestHooks.startHelpersThrough(setpriv + " --reuid=65534 --regid=65534 --clear-groups");
         dev.patchgrade.core.RecordingLog recording = new dev.patchgrade.core.RecordingLog();
         GoalSettings settings = new GoalSettings("envelope", "attacker", dir.resolve("reports"), dir.resolve("target/patchgrade"), dir, Map.of())
                 .withSandbox(new SandboxSettings(SandboxSpec.Mode.REQUIRED, List.of(), null, List.of(), List.of(), List.of()));
@@ -565,7 +565,7 @@ class KernelStateAndReapedChildrenTest extends SandboxedRunTest {
             assertThat(recording.warnings).anyMatch(warning -> warning.contains("SIGCHLD"));
         } finally {
             System.clearProperty("patchgrade.cacheDir");
-            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+            HelperTestHooks.startHelpersThrough("");
         }
     }
 

@@ -32,13 +32,13 @@ class NonRootTest {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Path cache = Files.createDirectories(dir.resolve("cache"));
         System.setProperty("patchgrade.cacheDir", cache.toString());
-        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, SETPRIV + " --reuid=65534 --regid=65534 --clear-groups");
+        HelperTestHooks.startHelpersThrough(SETPRIV + " --reuid=65534 --regid=65534 --clear-groups");
     }
 
     @AfterEach
     void restore() {
         System.clearProperty("patchgrade.cacheDir");
-        System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+        HelperTestHooks.startHelpersThrough("");
     }
 
     private Launcher open(SandboxSpec.Mode mode) {

@@ -31,7 +31,7 @@ class QueuedRunsTest {
 
     @AfterEach
     void clearProperties() {
-        System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+        HelperTestHooks.answerMargin(null);
     }
 
     private static long liveHelpers() {
@@ -76,7 +76,7 @@ class QueuedRunsTest {
 
     @Test
     void aRunQueuedBehindAStoppedHelperFailsInsteadOfWaiting() throws Exception {
-        System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+        HelperTestHooks.answerMargin(Duration.ofMillis(500));
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
             // Its child stops the helper (sandbox off: nothing prevents it) and the deadline has to end it.
             CompletableFuture<LaunchResult> stopper = CompletableFuture.supplyAsync(() -> launcher.launch(

@@ -21,11 +21,8 @@ class SandboxTest {
     private final dev.patchgrade.core.RecordingLog log = new dev.patchgrade.core.RecordingLog();
     private final List<String> warnings = log.warnings;
 
-    private String denyBefore;
-
     @org.junit.jupiter.api.BeforeEach
-    void rememberProperty(org.junit.jupiter.api.TestInfo test) {
-        denyBefore = System.getProperty(HelperLauncher.DENY_USERNS_PROPERTY);
+    void needsTheSandbox(org.junit.jupiter.api.TestInfo test) {
         String name = test.getTestMethod().orElseThrow().getName();
         if (!name.startsWith("requiredFails") && !name.startsWith("autoWarns") && !name.startsWith("offRuns")) {
             dev.patchgrade.core.SandboxAvailability.assumeAvailable();
@@ -33,12 +30,8 @@ class SandboxTest {
     }
 
     @AfterEach
-    void restoreProperty() {
-        if (denyBefore == null) {
-            System.clearProperty(HelperLauncher.DENY_USERNS_PROPERTY);
-        } else {
-            System.setProperty(HelperLauncher.DENY_USERNS_PROPERTY, denyBefore);
-        }
+    void userNamespacesAllowedAgain() {
+        HelperTestHooks.denyUserNamespaces(false);
     }
 
     private SandboxSpec spec(List<Path> hidden, List<Path> shown, List<Path> oracles) {
@@ -187,7 +180,7 @@ class SandboxTest {
 
     @Test
     void requiredFailsWithTheReasonWhereTheKernelRefusesUserNamespaces() {
-        System.setProperty(HelperLauncher.DENY_USERNS_PROPERTY, "true");
+        HelperTestHooks.denyUserNamespaces(true);
         assertThatThrownBy(() -> Launchers.open(log, SandboxSpec.of(SandboxSpec.Mode.REQUIRED)))
                 .isInstanceOf(PatchgradeException.class)
                 .satisfies(e -> assertThat(((PatchgradeException) e).errorName()).isEqualTo("sandbox_unavailable"))
@@ -197,7 +190,7 @@ class SandboxTest {
 
     @Test
     void autoWarnsOnceAndRunsWithoutTheSandboxWhereTheKernelRefuses() throws Exception {
-        System.setProperty(HelperLauncher.DENY_USERNS_PROPERTY, "true");
+        HelperTestHooks.denyUserNamespaces(true);
         try (Launcher launcher = Launchers.open(log, SandboxSpec.of(SandboxSpec.Mode.AUTO))) {
             assertThat(launcher.sandbox().active()).isFalse();
             assertThat(launcher.sandbox().describe()).contains("not tamper-proof");

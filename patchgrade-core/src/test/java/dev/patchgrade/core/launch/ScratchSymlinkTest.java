@@ -32,7 +32,7 @@ class ScratchSymlinkTest {
         Path victim = rootOnly.resolve("victim");
         Files.writeString(victim, "root only\n");
         Files.setPosixFilePermissions(victim, PosixFilePermissions.fromString("rw-------"));
-        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups");
+        HelperTestHooks.startHelpersThrough("/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups");
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
             String plant = "exec 2>" + dir.resolve("log") + "; out=$(readlink /proc/$$/fd/1); base=${out%.stdout}; echo $out >&2; ln -s " + victim + " $base.stdin; ls -la $(dirname $out) >&2";
             LaunchResult first = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", plant)).withWorkingDirectory(dir));
@@ -45,7 +45,7 @@ class ScratchSymlinkTest {
                 System.out.println("RED-SCRATCH next failed: " + e.getMessage());
             }
         } finally {
-            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+            HelperTestHooks.startHelpersThrough("");
         }
         String now = Files.readString(victim);
         System.out.println("RED-SCRATCH victim now: " + now + " log " + Files.readString(dir.resolve("log")));

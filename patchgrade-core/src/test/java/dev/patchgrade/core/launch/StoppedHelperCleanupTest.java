@@ -33,8 +33,8 @@ class StoppedHelperCleanupTest {
     }
 
     private long[] run(String wrapper, String script, int timeoutSeconds) throws Exception {
-        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, wrapper);
-        System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+        HelperTestHooks.startHelpersThrough(wrapper);
+        HelperTestHooks.answerMargin(Duration.ofMillis(500));
         long launchMs;
         long closeStart;
         try {
@@ -51,8 +51,8 @@ class StoppedHelperCleanupTest {
             closeStart = System.nanoTime();
             launcher.close();
         } finally {
-            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
-            System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+            HelperTestHooks.startHelpersThrough("");
+            HelperTestHooks.answerMargin(null);
         }
         long closeMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - closeStart);
         System.out.println("RED-STOPLOOP wrapper '" + wrapper + "' launch " + launchMs + " ms, close " + closeMs + " ms");

@@ -27,8 +27,8 @@ class StoppedHelperKillTest {
     }
 
     private void run(String wrapper, String script) throws Exception {
-        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, wrapper);
-        System.setProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY, "500");
+        HelperTestHooks.startHelpersThrough(wrapper);
+        HelperTestHooks.answerMargin(Duration.ofMillis(500));
         try (Launcher launcher = Launchers.open(GradeLog.SILENT, SandboxSpec.off(), 1)) {
             try {
                 LaunchResult r = launcher.launch(LaunchRequest.of(List.of("/bin/sh", "-c", script)).withWorkingDirectory(dir)
@@ -38,8 +38,8 @@ class StoppedHelperKillTest {
                 System.out.println("RED-ESCAPE launch failed: " + expected.getMessage());
             }
         } finally {
-            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
-            System.clearProperty(HelperLauncher.ANSWER_MARGIN_PROPERTY);
+            HelperTestHooks.startHelpersThrough("");
+            HelperTestHooks.answerMargin(null);
         }
     }
 

@@ -185,7 +185,7 @@ class UnixSocketReachTest {
         Path cache = Files.createDirectories(dir.resolve("cache"));
         Path socket = dir.resolve("daemon.sock");
         System.setProperty("patchgrade.cacheDir", cache.toString());
-        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, setpriv + " --reuid=65534 --regid=65534 --clear-groups");
+        HelperTestHooks.startHelpersThrough(setpriv + " --reuid=65534 --regid=65534 --clear-groups");
         try (ServerSocketChannel daemon = ServerSocketChannel.open(StandardProtocolFamily.UNIX); Launcher launcher = open()) {
             daemon.bind(UnixDomainSocketAddress.of(socket));
             Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rwxrwxrwx"));
@@ -196,7 +196,7 @@ class UnixSocketReachTest {
             assertThat(run(launcher, "uring-socket")).isEqualTo("refused errno=38\n");
         } finally {
             System.clearProperty("patchgrade.cacheDir");
-            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+            HelperTestHooks.startHelpersThrough("");
         }
     }
 

@@ -38,11 +38,11 @@ class UnsandboxedAnswerForgeryTest {
     @Test
     void asNobodyARunCannotForgeTheAnswerOfTheRunQueuedBehindItWithoutTheSandbox() throws Exception {
         java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
-        System.setProperty(HelperLauncher.WRAPPER_PROPERTY, "/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups");
+        HelperTestHooks.startHelpersThrough("/usr/bin/setpriv --reuid=65534 --regid=65534 --clear-groups");
         try {
             aRunCannotForgeTheAnswerOfTheRunQueuedBehindItWithoutTheSandbox();
         } finally {
-            System.clearProperty(HelperLauncher.WRAPPER_PROPERTY);
+            HelperTestHooks.startHelpersThrough("");
         }
     }
 
