@@ -9,7 +9,7 @@ import java.time.Duration;
  */
 final class HelperTestHooks {
     /** Beyond a run's own timeout and grace, how long the JVM waits for the helper's answer. */
-    static final Duration ANSWER_MARGIN = Duration.ofSeconds(10);
+    private static final Duration ANSWER_MARGIN = Duration.ofSeconds(10);
 
     private static volatile String wrapper = "";
     private static volatile boolean denyUserNamespaces;
@@ -42,12 +42,5 @@ final class HelperTestHooks {
 
     static Duration answerMargin() {
         return answerMargin;
-    }
-
-    /** Every hook back to what production uses. */
-    static void reset() {
-        startHelpersThrough("");
-        denyUserNamespaces(false);
-        answerMargin(null);
     }
 }
