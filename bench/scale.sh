@@ -4,6 +4,8 @@
 # each combination of parallel and sandbox, and once more with MAVEN_OPTS=-Xmx128m.
 # Each grade is measured next to, in the same run and just before it:
 #   - the C floor: bench/spawn_floor.c, posix_spawn+wait4 of the same N launches, sequentially;
+#   - with P workers, P such loops side by side, N/P launches each (the best P workers could do on this
+#     host: where process creation does not scale over the cores, it is above 1/P of the floor);
 #   - the same mvn command with -Dpatchgrade.skip=true (JVM start, Maven, plugin loading), which is
 #     subtracted from the grade's wall time to give the goal's own time.
 # Reported per grade: wall and goal seconds, goal/floor, Maven's peak RSS (GNU time %M: the JVM and
@@ -92,6 +94,19 @@ timed() {
   timed_result="$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }') $(tail -1 "$log.rss") $rc"
 }
 
+# side_by_side P PROGRAM N: wall seconds of P floor loops run at once, N/P launches each (the first takes the rest)
+side_by_side() {
+  local p=$1 program=$2 n=$3 start end i pids=()
+  start=$(date +%s%N)
+  for ((i = 0; i < p; i++)); do
+    "$work/spawn_floor" "$program" $((n / p + (i == 0 ? n % p : 0))) case-000001 > "$work/floor.$i.out" &
+    pids+=($!)
+  done
+  for i in "${pids[@]}"; do wait "$i"; done
+  end=$(date +%s%N)
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f", (b - a) / 1e9 }'
+}
+
 mb() { awk -v kb="$1" 'BEGIN { printf "%.1f", kb / 1024 }'; }
 
 rows=()
@@ -121,6 +136,8 @@ for n in "${sizes[@]}"; do
     # The floor's children write their line to a file too, as graded children do; its own figure comes last.
     floor_ms=$("$work/spawn_floor" "$dir/bin/echo_arg" "$n" case-000001 > "$work/floor.out"; tail -1 "$work/floor.out")
     floor_s=$(awk -v ms="$floor_ms" -v n="$n" 'BEGIN { printf "%.2f", ms * n / 1000 }')
+    side_s=$floor_s
+    [[ $p -le 1 ]] || side_s=$(side_by_side "$p" "$dir/bin/echo_arg" "$n")
     mvn_args=(-B -o -Dmaven.repo.local="$repo" "$plugin:digest@bench" -Dpatchgrade.parallel="$p" -Dpatchgrade.sandbox="$s" ${SCALE_MAVEN_ARGS:-})
     rm -rf "$dir/target"
     timed "$dir" "$work/$tag.skip.log" "$opts" -- mvn "${mvn_args[@]}" -Dpatchgrade.skip=true
@@ -137,15 +154,18 @@ for n in "${sizes[@]}"; do
     target_files=$(find "$dir/target" -type f 2>/dev/null | wc -l)
     goal_s=$(awk -v w="$wall_s" -v k="$skip_s" 'BEGIN { printf "%.2f", w - k }')
     ratio=$(awk -v g="$goal_s" -v f="$floor_s" 'BEGIN { printf "%.2f", g / f }')
-    rows+=("$(printf '%7s %3s %5s %7s %7s %8s %7s %7s %7s %7s %8s %9s %8s %7s %s' "$n" "$p" "$s" "$heap" "$floor_s" "$skip_s" "$wall_s" \
-      "$goal_s" "${ratio}x" "$((rss_kb / 1024))" "$(mb "$target_kb")" "$target_files" "$(mb "$gold_kb")" "$tests" "$outcome")")
+    side_ratio=$(awk -v g="$goal_s" -v f="$side_s" 'BEGIN { printf "%.2f", g / f }')
+    rows+=("$(printf '%7s %3s %5s %7s %7s %7s %8s %7s %7s %7s %7s %7s %8s %9s %8s %7s %s' "$n" "$p" "$s" "$heap" "$floor_s" "$side_s" "$skip_s" \
+      "$wall_s" "$goal_s" "${ratio}x" "${side_ratio}x" "$((rss_kb / 1024))" "$(mb "$target_kb")" "$target_files" "$(mb "$gold_kb")" "$tests" \
+      "$outcome")")
     echo "${rows[-1]}"
   done
 done
 echo
 echo "goal s = mvn wall s - the same mvn with -Dpatchgrade.skip=true; ratio = goal s / floor s (C posix_spawn+wait4, sequential,"
-echo "same N, measured just before). RSS = Maven's peak (GNU time %M). target_MB, gold_MB: disk use (du -k) of the project's target/ and"
-echo "of the gold directory; tgt_files: files under target/."
-printf '%7s %3s %5s %7s %7s %8s %7s %7s %7s %7s %8s %9s %8s %7s %s\n' cases par sbox heap floor_s mvn_skip wall_s goal_s ratio rss_MB \
-  target_MB tgt_files gold_MB tests outcome
+echo "same N, measured just before); side_s = wall s of par such loops side by side, N/par launches each (= floor_s at par 1),"
+echo "side_ratio = goal s / side_s. RSS = Maven's peak (GNU time %M). target_MB, gold_MB: disk use (du -k) of the project's target/"
+echo "and of the gold directory; tgt_files: files under target/."
+printf '%7s %3s %5s %7s %7s %7s %8s %7s %7s %7s %7s %7s %8s %9s %8s %7s %s\n' cases par sbox heap floor_s side_s mvn_skip wall_s goal_s ratio \
+  side_ratio rss_MB target_MB tgt_files gold_MB tests outcome
 printf '%s\n' "${rows[@]}"
